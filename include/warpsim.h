@@ -1,0 +1,110 @@
+/*
+** warpsim.h -- public C host API of libwarpsim.
+**
+** Load a PTX module, allocate and copy device memory, launch kernels and
+** read back results, all on the simulated GPU.  Every call returns a
+** ws_status; on failure ws_last_error() holds a message for people (for a
+** kernel fault: kernel, CTA, thread, PTX line and address).  Launches run
+** to completion before ws_launch() returns (the functional emulator has no
+** asynchrony), so ws_synchronize() only reports a pending error.
+*/
+#ifndef WARPSIM_H
+#define WARPSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WS_VERSION_STRING "0.1.0"
+
+typedef enum ws_status {
+    WS_OK = 0,
+    WS_ERR_INVALID,     /* bad argument from the host program */
+    WS_ERR_PARSE,       /* malformed or unsupported PTX */
+    WS_ERR_NOT_FOUND,   /* no kernel / symbol of that name */
+    WS_ERR_NOMEM,       /* device or host memory exhausted */
+    WS_ERR_LAUNCH,      /* invalid launch configuration */
+    WS_ERR_FAULT,       /* the kernel accessed memory it does not own */
+    WS_ERR_TRAP,        /* the kernel trapped (trap, assert) */
+    WS_ERR_DEADLOCK,    /* barrier that can never complete */
+    WS_ERR_UNSUPPORTED, /* instruction or feature not implemented */
+    WS_ERR_IO           /* file could not be read */
+} ws_status;
+
+typedef struct ws_ctx ws_ctx;
+typedef struct ws_module ws_module;
+typedef struct ws_kernel ws_kernel;
+typedef uint64_t ws_devptr;
+
+typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
+
+typedef struct ws_options {
+    FILE *printf_out;      /* device printf destination; NULL = stdout */
+    uint32_t stack_bytes;  /* per-thread local memory; 0 = default 1024 */
+    uint32_t num_sms;      /* value reported as %nsmid; 0 = default 15 */
+} ws_options;
+
+/* Per-launch and cumulative counters. */
+typedef struct ws_stats {
+    uint64_t launches;
+    uint64_t ctas;
+    uint64_t warps;
+    uint64_t warp_insns;    /* warp-level dynamic instructions */
+    uint64_t thread_insns;  /* sum of active lanes over those instructions */
+} ws_stats;
+
+/* Description of one kernel, for listings. */
+typedef struct ws_kernel_info {
+    const char *name;
+    uint32_t nparams;
+    uint32_t param_bytes;
+    uint32_t static_shared_bytes;
+    uint32_t regs;          /* virtual registers declared in PTX */
+    uint32_t reqntid[3], maxntid[3], minnctapersm, maxnreg; /* 0 = unset */
+} ws_kernel_info;
+
+const char *ws_status_name(ws_status s);
+
+/* opts may be NULL. Returns NULL only when out of host memory. */
+ws_ctx *ws_ctx_create(const ws_options *opts);
+void ws_ctx_destroy(ws_ctx *ctx);
+const char *ws_last_error(const ws_ctx *ctx);
+
+ws_status ws_module_load_file(ws_ctx *ctx, const char *path, ws_module **out);
+ws_status ws_module_load_string(ws_ctx *ctx, const char *ptx, const char *name,
+                                ws_module **out);
+void ws_module_unload(ws_module *mod);
+
+int ws_module_kernel_count(const ws_module *mod);
+ws_status ws_module_kernel_info(const ws_module *mod, int index, ws_kernel_info *out);
+ws_status ws_module_get_kernel(ws_module *mod, const char *name, ws_kernel **out);
+/* Device address and size of a module-scope .global or .const variable
+   (a .const address is generic: usable with ws_memcpy_*). */
+ws_status ws_module_get_global(ws_module *mod, const char *name, ws_devptr *addr,
+                               size_t *bytes);
+
+ws_status ws_malloc(ws_ctx *ctx, size_t bytes, ws_devptr *out);
+ws_status ws_free(ws_ctx *ctx, ws_devptr ptr);
+ws_status ws_memcpy_htod(ws_ctx *ctx, ws_devptr dst, const void *src, size_t bytes);
+ws_status ws_memcpy_dtoh(ws_ctx *ctx, void *dst, ws_devptr src, size_t bytes);
+ws_status ws_memcpy_dtod(ws_ctx *ctx, ws_devptr dst, ws_devptr src, size_t bytes);
+ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes);
+
+/* Launch like cuLaunchKernel: args[i] points at the value of parameter i
+   (sizes from the PTX signature). */
+ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                    void **args, size_t dyn_shared_bytes);
+ws_status ws_synchronize(ws_ctx *ctx);
+
+/* Counters of the last launch, and of all launches so far. */
+void ws_stats_last(const ws_ctx *ctx, ws_stats *out);
+void ws_stats_total(const ws_ctx *ctx, ws_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WARPSIM_H */

@@ -1,0 +1,55 @@
+/*
+** dispatch.c -- opcode -> handler table of the functional emulator.
+**
+** Fences and hints have no functional effect in a sequential emulator
+** (every access is immediately visible), so they map to emu_op_nop.
+*/
+#include "exec.h"
+
+const emu_exec_fn emu_dispatch[PTX_OP_COUNT] = {
+    [PTX_OP_MOV] = emu_op_mov,       [PTX_OP_LD] = emu_op_ld,
+    [PTX_OP_LDU] = emu_op_ldu,       [PTX_OP_ST] = emu_op_st,
+    [PTX_OP_CVTA] = emu_op_cvta,     [PTX_OP_CVT] = emu_op_cvt,
+    [PTX_OP_ISSPACEP] = emu_op_isspacep,
+    [PTX_OP_PREFETCH] = emu_op_prefetch, [PTX_OP_PREFETCHU] = emu_op_prefetch,
+    [PTX_OP_ADD] = emu_op_add,       [PTX_OP_SUB] = emu_op_sub,
+    [PTX_OP_ADDC] = emu_op_addc,     [PTX_OP_SUBC] = emu_op_subc,
+    [PTX_OP_MUL] = emu_op_mul,       [PTX_OP_MAD] = emu_op_mad,
+    [PTX_OP_MADC] = emu_op_madc,     [PTX_OP_MUL24] = emu_op_mul24,
+    [PTX_OP_MAD24] = emu_op_mad24,   [PTX_OP_SAD] = emu_op_sad,
+    [PTX_OP_DIV] = emu_op_div,       [PTX_OP_REM] = emu_op_rem,
+    [PTX_OP_ABS] = emu_op_abs,       [PTX_OP_NEG] = emu_op_neg,
+    [PTX_OP_MIN] = emu_op_min,       [PTX_OP_MAX] = emu_op_max,
+    [PTX_OP_FMA] = emu_op_fma,       [PTX_OP_DP4A] = emu_op_dp4a,
+    [PTX_OP_DP2A] = emu_op_dp2a,
+    [PTX_OP_POPC] = emu_op_popc,     [PTX_OP_CLZ] = emu_op_clz,
+    [PTX_OP_BFIND] = emu_op_bfind,   [PTX_OP_FNS] = emu_op_fns,
+    [PTX_OP_BREV] = emu_op_brev,     [PTX_OP_BFE] = emu_op_bfe,
+    [PTX_OP_BFI] = emu_op_bfi,       [PTX_OP_BMSK] = emu_op_bmsk,
+    [PTX_OP_SZEXT] = emu_op_szext,   [PTX_OP_PRMT] = emu_op_prmt,
+    [PTX_OP_LOP3] = emu_op_lop3,     [PTX_OP_SHF] = emu_op_shf,
+    [PTX_OP_SHL] = emu_op_shl,       [PTX_OP_SHR] = emu_op_shr,
+    [PTX_OP_AND] = emu_op_and,       [PTX_OP_OR] = emu_op_or,
+    [PTX_OP_XOR] = emu_op_xor,       [PTX_OP_NOT] = emu_op_not,
+    [PTX_OP_CNOT] = emu_op_cnot,     [PTX_OP_COPYSIGN] = emu_op_copysign,
+    [PTX_OP_RCP] = emu_op_rcp,       [PTX_OP_SQRT] = emu_op_sqrt,
+    [PTX_OP_RSQRT] = emu_op_rsqrt,   [PTX_OP_SIN] = emu_op_sin,
+    [PTX_OP_COS] = emu_op_cos,       [PTX_OP_LG2] = emu_op_lg2,
+    [PTX_OP_EX2] = emu_op_ex2,       [PTX_OP_TANH] = emu_op_tanh,
+    [PTX_OP_TESTP] = emu_op_testp,
+    [PTX_OP_SETP] = emu_op_setp,     [PTX_OP_SET] = emu_op_set,
+    [PTX_OP_SELP] = emu_op_selp,     [PTX_OP_SLCT] = emu_op_slct,
+    [PTX_OP_BRA] = emu_op_bra,       [PTX_OP_BRX] = emu_op_brx,
+    [PTX_OP_CALL] = emu_op_call,     [PTX_OP_RET] = emu_op_ret,
+    [PTX_OP_EXIT] = emu_op_exit,     [PTX_OP_TRAP] = emu_op_trap,
+    [PTX_OP_BRKPT] = emu_op_trap,    [PTX_OP_NANOSLEEP] = emu_op_nop,
+    [PTX_OP_PMEVENT] = emu_op_nop,
+    [PTX_OP_BAR] = emu_op_bar,       [PTX_OP_BARRIER] = emu_op_bar,
+    [PTX_OP_MEMBAR] = emu_op_nop,    [PTX_OP_FENCE] = emu_op_nop,
+    [PTX_OP_ATOM] = emu_op_atom,     [PTX_OP_RED] = emu_op_red,
+    [PTX_OP_SHFL] = emu_op_shfl,     [PTX_OP_VOTE] = emu_op_vote,
+    [PTX_OP_ACTIVEMASK] = emu_op_activemask,
+    [PTX_OP_MATCH] = emu_op_match,   [PTX_OP_REDUX] = emu_op_redux,
+    [PTX_OP_BARWARP] = emu_op_barwarp,
+    [PTX_OP_FUNC_END] = emu_op_func_end,
+};

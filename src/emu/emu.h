@@ -1,0 +1,257 @@
+/*
+** emu.h -- the functional emulator: executes decoded PTX (ptx_ir.h) on
+** 32-lane warps, with no notion of time.
+**
+** Structure (one file each):
+**   mem.c        sparse paged 64-bit global memory + allocation table
+**   operand.c    reading/writing operands for all 32 lanes
+**   warp.c       warp state, SIMT reconvergence stack, call frames, step loop
+**   cta.c        CTA state: shared memory, barriers; runs a grid functionally
+**   exec_int.c, exec_float.c, exec_cvt.c, exec_bit.c   ALU semantics
+**   exec_mem.c   ld/st/atom/red/cvta; address spaces and fault reports
+**   exec_ctrl.c  bra/call/ret/exit/bar/membar; exec_warp.c shfl/vote/...
+**   printf.c     device printf (vprintf) formatting
+**   dispatch.c   opcode -> handler table
+**
+** The timing model (core/, later) drives the same warps one instruction at
+** a time through emu_warp_step(); the functional runner in cta.c just
+** steps warps until each reaches a barrier or finishes.
+*/
+#ifndef WS_EMU_H
+#define WS_EMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../ptx/ptx_ir.h"
+
+#define EMU_WARP_SIZE 32
+#define EMU_FULL_MASK 0xffffffffu
+
+/*
+** Generic address space layout.  Global memory is the identity window;
+** the others are 4 GiB windows whose low 32 bits are the space's own
+** address (what `cvta.to.<space>` yields).  Local and shared windows are
+** per thread / per CTA: the same generic address names different storage
+** in different threads / CTAs.
+*/
+#define EMU_GLOBAL_HEAP_BASE 0x0000000700000000ull /* first device allocation */
+#define EMU_WINDOW_SIZE      0x0000000100000000ull
+#define EMU_CONST_WINDOW     0x000000f000000000ull
+#define EMU_PARAM_WINDOW     0x000000f100000000ull
+#define EMU_LOCAL_WINDOW     0x000000f200000000ull
+#define EMU_SHARED_WINDOW    0x000000f300000000ull
+#define EMU_GLOBAL_LIMIT     EMU_CONST_WINDOW      /* global addresses end here */
+
+/* ------------------------------------------------------------------ */
+/* Global memory (mem.c)                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct emu_mem emu_mem;
+
+/* what an allocation is, for fault messages */
+typedef enum { EMU_ALLOC_DEVICE, EMU_ALLOC_MODULE_GLOBAL } emu_alloc_kind;
+
+emu_mem *emu_mem_new(void);
+void emu_mem_free(emu_mem *m);
+/* Reserve `size` bytes (>0) aligned to `align`; 0 or -1 (out of space). */
+int emu_mem_alloc(emu_mem *m, uint64_t size, uint64_t align, emu_alloc_kind kind,
+                  const char *label, uint64_t *addr);
+/* Release the allocation starting exactly at `addr`; 0 or -1 (not one). */
+int emu_mem_release(emu_mem *m, uint64_t addr);
+/* 1 if [addr, addr+n) lies inside one live allocation, else 0. */
+int emu_mem_valid(emu_mem *m, uint64_t addr, uint64_t n);
+/* Copy in/out; unchecked against allocations (callers check first).
+   Unwritten memory reads as zero. */
+void emu_mem_write(emu_mem *m, uint64_t addr, const void *src, uint64_t n);
+void emu_mem_read(emu_mem *m, uint64_t addr, void *dst, uint64_t n);
+/* Pointer to `n` bytes at `addr` when they sit in one page (creating the
+   page), else NULL; the fast path of loads and stores. */
+uint8_t *emu_mem_span(emu_mem *m, uint64_t addr, uint64_t n);
+/* Describe the allocation nearest to `addr` into buf (for fault messages). */
+void emu_mem_describe(emu_mem *m, uint64_t addr, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Launch, CTA and warp state                                          */
+/* ------------------------------------------------------------------ */
+
+typedef struct emu_warp emu_warp;
+typedef struct emu_cta emu_cta;
+
+/* Why a launch stopped early; filled by the first failing warp. */
+typedef enum {
+    EMU_OK = 0,
+    EMU_FAULT_MEMORY,     /* access outside every allocation / window */
+    EMU_FAULT_MISALIGNED, /* address not a multiple of the access size */
+    EMU_FAULT_TRAP,       /* trap / brkpt / __assertfail */
+    EMU_FAULT_STACK,      /* call frames exceeded the per-thread stack */
+    EMU_FAULT_BARRIER,    /* barrier can never complete */
+    EMU_FAULT_UNSUPPORTED /* instruction/extern call not implemented */
+} emu_fault_kind;
+
+typedef struct emu_fault {
+    emu_fault_kind kind;
+    char msg[768];        /* complete human-readable report */
+} emu_fault;
+
+/* Everything fixed for one kernel launch (shared by all its CTAs). */
+typedef struct emu_launch {
+    const ptx_module *mod;
+    uint32_t func;            /* kernel's function index */
+    uint32_t grid[3], block[3];
+    uint32_t dyn_shared;      /* bytes of dynamic shared memory */
+    uint32_t shared_bytes;    /* static + dynamic, per CTA */
+    uint32_t dyn_shared_off;  /* where the .extern .shared array starts */
+    const uint8_t *params;    /* kernel parameter buffer (func.param_size) */
+    const uint64_t *sym_base; /* per module var: global address, const
+                                 offset, or this kernel's shared offset */
+    emu_mem *gmem;
+    uint8_t *cmem;            /* constant bank (module .const vars) */
+    uint32_t cmem_size;
+    uint32_t stack_bytes;     /* per-thread local memory (call frames) */
+    uint32_t smid_count;      /* value of %nsmid */
+    FILE *out;                /* where device printf goes */
+    emu_fault fault;          /* first fault, kind EMU_OK if none */
+    uint64_t warp_insns, thread_insns; /* counters, summed over warps */
+} emu_launch;
+
+/* One SIMT reconvergence-stack entry. */
+typedef struct emu_simt {
+    uint32_t pc;    /* next uop of this path */
+    uint32_t rpc;   /* pop when pc reaches this (UINT32_MAX: never) */
+    uint32_t mask;  /* lanes on this path */
+} emu_simt;
+
+/* One call frame (the kernel body is frame 0). */
+typedef struct emu_frame {
+    uint32_t func;        /* function index */
+    uint32_t call;        /* call-site index in mod->calls (unused in frame 0) */
+    uint32_t reg_base;    /* first slot of this frame in the register stack */
+    uint32_t pred_base;
+    uint32_t local_base;  /* byte offset of the frame in each thread's stack */
+    uint32_t simt_base;   /* SIMT depth when the call happened */
+} emu_frame;
+
+typedef enum { EMU_W_READY, EMU_W_BARRIER, EMU_W_DONE } emu_warp_state;
+
+struct emu_warp {
+    /* hot: touched by every instruction */
+    uint64_t *r;          /* current frame's registers: r[slot*32 + lane] */
+    uint32_t *p;          /* current frame's predicates: one lane mask each */
+    uint32_t carry;       /* .cc carry-out, one bit per lane */
+    const ptx_uop *uops;  /* the module's uop array */
+    emu_launch *launch;
+    emu_cta *cta;
+
+    /* identity */
+    uint32_t wid;         /* warp index in the CTA */
+    uint32_t lanes;       /* mask of lanes holding a thread */
+    uint32_t exited;      /* lanes that executed exit / finished */
+    uint16_t tid[3][EMU_WARP_SIZE];
+
+    /* control */
+    emu_warp_state state;
+    uint32_t bar_id;      /* barrier waited on when state == BARRIER */
+    emu_simt *simt;  uint32_t simt_n, simt_cap;
+    emu_frame *frames; uint32_t frame_n, frame_cap;
+    uint64_t *regstack; uint32_t reg_cap;   /* slots * 32 lanes */
+    uint32_t *predstack; uint32_t pred_cap; /* slots */
+    uint8_t *local;       /* per-thread stacks: lane l at l*stack_bytes */
+    uint32_t local_top;   /* bytes in use in every thread's stack */
+
+    /* counters */
+    uint64_t warp_insns, thread_insns;
+};
+
+struct emu_cta {
+    uint32_t ctaid[3];
+    uint32_t linear;      /* linear CTA index in the grid */
+    uint8_t *shared;      /* launch->shared_bytes */
+    uint32_t nwarps;
+    emu_warp *warps;
+    /* barriers 0..15: threads arrived so far and the count expected */
+    uint32_t bar_arrived[16], bar_expected[16];
+    uint32_t bar_red[16]; /* running value for bar.red */
+};
+
+/* ------------------------------------------------------------------ */
+/* Operands (operand.c): the only way handlers touch registers         */
+/* ------------------------------------------------------------------ */
+
+/* Sign- or zero-extend the low bits of `v` per type `t` (see ptx_ir.h). */
+static inline uint64_t emu_norm(uint64_t v, ptx_type t)
+{
+    switch (ptx_type_size[t]) {
+    case 1: return ptx_type_is_signed(t) ? (uint64_t)(int64_t)(int8_t)v : (uint8_t)v;
+    case 2: return ptx_type_is_signed(t) ? (uint64_t)(int64_t)(int16_t)v : (uint16_t)v;
+    case 4: return ptx_type_is_signed(t) ? (uint64_t)(int64_t)(int32_t)v : (uint32_t)v;
+    default: return v;
+    }
+}
+
+/* Lanes of register slot `slot` in the current frame. */
+static inline uint64_t *emu_reg(emu_warp *w, int32_t slot)
+{
+    return w->r + (size_t)slot * EMU_WARP_SIZE;
+}
+
+/* Value of source operand `o` in every lane (raw 64-bit; IMM broadcast;
+   SREG and SYM computed). Inactive lanes may receive anything. */
+void emu_src(const emu_warp *w, const ptx_operand *o, uint64_t v[EMU_WARP_SIZE]);
+
+/* Address of a PTX_OPD_ADDR operand in every lane (see the address rule
+   in ptx_ir.h): register base + symbol base + frame base + displacement. */
+void emu_addr(const emu_warp *w, const ptx_operand *o, uint64_t v[EMU_WARP_SIZE]);
+
+/* Predicate operand as a lane mask (PRED with negation, or IMM 0/1). */
+uint32_t emu_src_pred(const emu_warp *w, const ptx_operand *o);
+
+/* Write `v[lane]` (normalised per `t`) into register operand `o` for the
+   lanes in `mask`. A SINK operand discards. */
+void emu_dst(emu_warp *w, const ptx_operand *o, uint32_t mask,
+             const uint64_t v[EMU_WARP_SIZE], ptx_type t);
+
+/* Set predicate operand `o` to `bits` in the lanes in `mask`. */
+void emu_dst_pred(emu_warp *w, const ptx_operand *o, uint32_t mask, uint32_t bits);
+
+/* ------------------------------------------------------------------ */
+/* Instruction handlers (dispatch.c)                                   */
+/* ------------------------------------------------------------------ */
+
+/* Execute `u` in the lanes of `mask` (guard already applied, non-empty).
+   Return 0, or -1 after filling w->launch->fault.  Control-flow handlers
+   also update the SIMT stack; all others leave the pc to the caller. */
+typedef int (*emu_exec_fn)(emu_warp *w, const ptx_uop *u, uint32_t mask);
+
+extern const emu_exec_fn emu_dispatch[PTX_OP_COUNT];
+
+/* Fill w->launch->fault (if still empty) with a message naming kernel,
+   CTA, warp/thread, PTX source line and then `fmt`. Returns -1. */
+int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
+                 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ------------------------------------------------------------------ */
+/* Warps and grids (warp.c, cta.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* What one step did, for the timing model and tracers (may be NULL). */
+typedef struct emu_step_info {
+    const ptx_uop *uop;   /* instruction executed */
+    uint32_t mask;        /* lanes that executed it (guard applied) */
+    uint32_t nbytes;      /* memory ops: bytes per lane access */
+    uint64_t addr[EMU_WARP_SIZE]; /* memory ops: per-lane address in `space` */
+} emu_step_info;
+
+/* Initialise warp `wid` of `cta` (threads beyond the block are absent). */
+int emu_warp_init(emu_warp *w, emu_launch *l, emu_cta *cta, uint32_t wid);
+void emu_warp_release(emu_warp *w);
+/* Next uop this warp will execute (NULL when done). */
+const ptx_uop *emu_warp_next(const emu_warp *w);
+/* Execute one instruction. 0, or -1 on a fault (see launch->fault). */
+int emu_warp_step(emu_warp *w, emu_step_info *info);
+
+/* Run a whole grid functionally, CTA by CTA, in linear CTA order.
+   Returns 0 or -1 (launch->fault says why). */
+int emu_run_grid(emu_launch *l);
+
+#endif /* WS_EMU_H */
