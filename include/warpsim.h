@@ -46,6 +46,8 @@ typedef struct ws_options {
     FILE *printf_out;      /* device printf destination; NULL = stdout */
     uint32_t stack_bytes;  /* per-thread local memory; 0 = default 1024 */
     uint32_t num_sms;      /* value reported as %nsmid; 0 = default 15 */
+    uint32_t max_shared_bytes; /* static + dynamic shared memory allowed per
+                                  CTA; 0 = default 48 KiB */
 } ws_options;
 
 /* Per-launch and cumulative counters. */

@@ -113,6 +113,10 @@ typedef struct emu_launch {
     FILE *out;                /* where device printf goes */
     emu_fault fault;          /* first fault, kind EMU_OK if none */
     uint64_t warp_insns, thread_insns; /* counters, summed over warps */
+    /* appended by the emulator core: bytes of module-scope .local variables
+       at the bottom of every thread's stack (their sym_base is the offset
+       there); the kernel's frame starts above them, aligned to 16 */
+    uint32_t local_static;
 } emu_launch;
 
 /* One SIMT reconvergence-stack entry. */
@@ -253,5 +257,46 @@ int emu_warp_step(emu_warp *w, emu_step_info *info);
 /* Run a whole grid functionally, CTA by CTA, in linear CTA order.
    Returns 0 or -1 (launch->fault says why). */
 int emu_run_grid(emu_launch *l);
+
+/* ------------------------------------------------------------------ */
+/* Internals shared by warp.c, cta.c, exec_*.c and printf.c            */
+/* (appended by the emulator core; the timing model may use the CTA   */
+/* functions to run CTAs itself)                                       */
+/* ------------------------------------------------------------------ */
+
+/* Set up CTA `linear` of the grid: ids, zeroed shared memory, warps.
+   emu_cta_release frees what init allocated. 0 or -1 (out of memory). */
+int emu_cta_init(emu_cta *cta, emu_launch *l, uint32_t linear);
+void emu_cta_release(emu_cta *cta);
+/* Release every barrier of `cta` whose arrivals are complete (warps go
+   back to READY past their bar). Returns the number of warps released. */
+int emu_cta_barrier_poll(emu_cta *cta);
+/* Run all warps of an initialised CTA to completion. 0 or -1 (fault). */
+int emu_cta_run(emu_cta *cta);
+
+/* Each thread's stack (lane l at l*stack_bytes), allocated zeroed on the
+   first use; NULL when the host is out of memory. */
+uint8_t *emu_warp_local(emu_warp *w);
+/* Lanes in `lanes` finish: they leave every SIMT entry; emptied entries
+   and frames are dropped; the warp is DONE when no lane is left. */
+void emu_warp_exit_lanes(emu_warp *w, uint32_t lanes);
+/* Pop SIMT entries whose path reached its reconvergence point. */
+void emu_warp_reconverge(emu_warp *w);
+
+/* Read `n` bytes at generic address `addr` as thread `lane` of `w` (for
+   printf and extern calls). 0, or -1 after a fault report naming `u`. */
+int emu_generic_read(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
+                     void *dst, uint32_t n);
+/* Per-lane addresses and access size of memory op `u` (for tracers). */
+void emu_mem_addrs(emu_warp *w, const ptx_uop *u, uint32_t mask, emu_step_info *info);
+
+/* Device printf: `call vprintf` at `u` for the lanes of `mask` (printf.c). */
+int emu_vprintf(emu_warp *w, const ptx_uop *u, uint32_t mask);
+/* `call __assertfail`: a TRAP fault quoting the assertion (printf.c). */
+int emu_assertfail(emu_warp *w, const ptx_uop *u, uint32_t mask);
+/* Read a NUL-terminated string at generic address `addr` for `lane` into
+   buf (truncated to cap-1 chars). 0, or -1 after a fault report. */
+int emu_read_string(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
+                    char *buf, size_t cap);
 
 #endif /* WS_EMU_H */

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# bootstrap.sh -- install the Debian/Ubuntu packages warpsim needs to build
+# and test.  Idempotent: packages already installed are skipped, and when
+# nothing is missing it neither runs apt-get nor asks for sudo.
+# Usage: bash scripts/bootstrap.sh
+set -euo pipefail
+
+packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev clang
+          libclang-rt-14-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
+  if [ "$status" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "bootstrap: all packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "bootstrap: need root or sudo to install: ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "bootstrap: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

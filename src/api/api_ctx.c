@@ -1,0 +1,87 @@
+/*
+** api_ctx.c -- contexts, error messages, status names and statistics of
+** the public host API (warpsim.h).
+*/
+#include "api_internal.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *ws_status_name(ws_status s)
+{
+    static const char *const names[] = {
+        [WS_OK] = "WS_OK", [WS_ERR_INVALID] = "WS_ERR_INVALID",
+        [WS_ERR_PARSE] = "WS_ERR_PARSE", [WS_ERR_NOT_FOUND] = "WS_ERR_NOT_FOUND",
+        [WS_ERR_NOMEM] = "WS_ERR_NOMEM", [WS_ERR_LAUNCH] = "WS_ERR_LAUNCH",
+        [WS_ERR_FAULT] = "WS_ERR_FAULT", [WS_ERR_TRAP] = "WS_ERR_TRAP",
+        [WS_ERR_DEADLOCK] = "WS_ERR_DEADLOCK", [WS_ERR_UNSUPPORTED] = "WS_ERR_UNSUPPORTED",
+        [WS_ERR_IO] = "WS_ERR_IO",
+    };
+    if ((unsigned)s < sizeof names / sizeof names[0] && names[s]) return names[s];
+    return "WS_ERR_UNKNOWN";
+}
+
+ws_status ws__error(ws_ctx *ctx, ws_status st, const char *fmt, ...)
+{
+    if (!ctx) return st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->err, sizeof ctx->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+ws_ctx *ws_ctx_create(const ws_options *opts)
+{
+    ws_ctx *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    if (opts) ctx->opts = *opts;
+    if (!ctx->opts.stack_bytes) ctx->opts.stack_bytes = WS_DEFAULT_STACK;
+    ctx->opts.stack_bytes = (ctx->opts.stack_bytes + 15u) & ~15u;
+    if (!ctx->opts.num_sms) ctx->opts.num_sms = WS_DEFAULT_SMS;
+    if (!ctx->opts.max_shared_bytes) ctx->opts.max_shared_bytes = WS_DEFAULT_MAX_SHARED;
+    ctx->mem = emu_mem_new();
+    if (!ctx->mem) {
+        free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+void ws_ctx_destroy(ws_ctx *ctx)
+{
+    if (!ctx) return;
+    while (ctx->nmods) ws_module_unload(ctx->mods[ctx->nmods - 1]);
+    free(ctx->mods);
+    free(ctx->cmem);
+    emu_mem_free(ctx->mem);
+    free(ctx);
+}
+
+const char *ws_last_error(const ws_ctx *ctx)
+{
+    if (!ctx) return "no context (NULL ws_ctx)";
+    return ctx->err;
+}
+
+ws_status ws_synchronize(ws_ctx *ctx)
+{
+    if (!ctx) return WS_ERR_INVALID;
+    ws_status st = ctx->pending;
+    ctx->pending = WS_OK;
+    return st;
+}
+
+void ws_stats_last(const ws_ctx *ctx, ws_stats *out)
+{
+    if (!out) return;
+    if (ctx) *out = ctx->last;
+    else memset(out, 0, sizeof *out);
+}
+
+void ws_stats_total(const ws_ctx *ctx, ws_stats *out)
+{
+    if (!out) return;
+    if (ctx) *out = ctx->total;
+    else memset(out, 0, sizeof *out);
+}

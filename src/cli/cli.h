@@ -1,0 +1,104 @@
+/*
+** cli.h -- private header of the `warpsim` command (src/cli/).
+**
+** main.c dispatches to one handler per subcommand (one file each); cli.c
+** holds the option iterator and small parsers they share; workloads.c the
+** bundled-kernel workloads run by both `demo` and `emu-bench`.
+*/
+#ifndef WS_CLI_H
+#define WS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "warpsim.h"
+
+/* Bundled PTX, generated into the build by cmake/embed.cmake; the table
+   ends with {NULL, NULL}. name is the file name, e.g. "vector_add.ptx". */
+extern const struct ws_bundled_ptx { const char *name; const char *text; } ws_bundled_ptx[];
+
+/* Exit statuses of every subcommand. */
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* A subcommand handler gets argv[0] = its own name. */
+typedef int (*cli_handler)(int argc, char **argv);
+
+int cli_cmd_check(int argc, char **argv);
+int cli_cmd_kernels(int argc, char **argv);
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_emu_bench(int argc, char **argv);
+
+/* ------------------------------------------------------------------ */
+/* Option parsing (cli.c)                                              */
+/* ------------------------------------------------------------------ */
+
+/* One long option of a subcommand; a NULL name ends a table. */
+typedef struct cli_opt {
+    const char *name;   /* without the leading "--" */
+    bool has_value;     /* takes "--name VALUE" or "--name=VALUE" */
+} cli_opt;
+
+typedef struct cli_iter {
+    int argc;
+    char **argv;
+    int i;              /* next argv index */
+    const cli_opt *opts;
+} cli_iter;
+
+enum { CLI_ITER_END = 0, CLI_ITER_OPT, CLI_ITER_POSITIONAL, CLI_ITER_ERROR };
+
+void cli_iter_init(cli_iter *it, int argc, char **argv, const cli_opt *opts);
+/* Next item: CLI_ITER_OPT sets *name (and *value when it takes one),
+   CLI_ITER_POSITIONAL sets *value. CLI_ITER_ERROR has already printed a
+   message listing the valid options. */
+int cli_iter_next(cli_iter *it, const char **name, const char **value);
+
+/* Print "warpsim CMD: " + message to stderr (printf-style). */
+void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsers: the whole string must be a number in range.
+   Return false on any junk. */
+bool cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+bool cli_parse_u64(const char *s, uint64_t hi, uint64_t *out);
+bool cli_parse_f64(const char *s, double *out);
+/* "X", "X,Y" or "X,Y,Z", each 1..2^31-1; missing components are 1. */
+bool cli_parse_dim3(const char *s, ws_dim3 *out);
+
+/* Text of a bundled PTX file by name ("bfs.ptx"), or NULL. */
+const char *cli_bundled_ptx(const char *name);
+
+/* Deterministic generator: a 64-bit LCG (Knuth's MMIX constants). */
+uint32_t cli_rand32(uint64_t *state);
+/* Monotonic wall clock in seconds. */
+double cli_now(void);
+
+/* ------------------------------------------------------------------ */
+/* Bundled workloads (workloads.c)                                     */
+/* ------------------------------------------------------------------ */
+
+typedef enum { CLI_SIZE_SMALL, CLI_SIZE_DEFAULT } cli_size;
+
+typedef struct cli_result {
+    bool pass;            /* device result equals the CPU reference */
+    char config[48];      /* launch shape for the table, e.g. "40x256" */
+    char detail[256];     /* why it failed (API error or first mismatch) */
+    ws_stats stats;       /* summed over the workload's launches */
+    double seconds;       /* wall clock spent inside ws_launch */
+} cli_result;
+
+typedef struct cli_workload {
+    const char *name;     /* row label, e.g. "vector_add" */
+    const char *ptx;      /* bundled file, e.g. "vector_add.ptx" */
+    /* Run on `ctx` with `mod` loaded; fill `r`. Returns WS_OK or the
+       first failing call's status (r->detail says which). */
+    ws_status (*run)(ws_ctx *ctx, ws_module *mod, cli_size size, cli_result *r);
+} cli_workload;
+
+/* vector add, shared-memory reduction, BFS; ends with a NULL name. */
+extern const cli_workload cli_workloads[];
+
+/* Create a context, load the workload's PTX, run it, tear down.
+   r->pass is false on any error. */
+void cli_workload_exec(const cli_workload *w, cli_size size, cli_result *r);
+
+#endif /* WS_CLI_H */

@@ -1,0 +1,75 @@
+/*
+** main.c -- entry point of the `warpsim` command: global options
+** (--help, --version) and the table of subcommands.  Each subcommand lives
+** in its own cmd_*.c file; adding one = one file + one line below.
+*/
+#include "cli.h"
+#include <stdio.h>
+#include <string.h>
+
+typedef struct cli_command {
+    const char *name;
+    cli_handler handler;
+    const char *args;   /* usage synopsis after the name */
+    const char *help;   /* one line */
+} cli_command;
+
+static const cli_command commands[] = {
+    {"check", cli_cmd_check, "FILE.ptx [--list]",
+     "parse a PTX file; list kernels, params, registers, shared memory, directives"},
+    {"kernels", cli_cmd_kernels, "FILE.ptx",
+     "list the kernel names in a PTX file"},
+    {"run", cli_cmd_run, "FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]... [--dump ARG:N]",
+     "run one kernel with arguments from the command line"},
+    {"demo", cli_cmd_demo, "",
+     "run the bundled kernels (vector add, reduction, BFS) and check them"},
+    {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",
+     "functional emulation speed benchmark (thread-instructions per second)"},
+    {NULL, NULL, NULL, NULL}
+};
+
+static void print_usage(FILE *out)
+{
+    fprintf(out,
+            "warpsim %s -- cycle-level GPU simulator (PTX front end + functional emulator)\n\n"
+            "usage: warpsim [--help | --version]\n"
+            "       warpsim COMMAND [ARGS...]     (warpsim COMMAND --help for details)\n\n"
+            "commands:\n", WS_VERSION_STRING);
+    for (const cli_command *c = commands; c->name; c++)
+        fprintf(out, "  %-10s %s\n", c->name, c->help);
+    fprintf(out, "\nexit status: 0 success, 1 failure (kernel fault, check FAIL), 2 usage or parse error\n");
+}
+
+static void list_commands(FILE *out)
+{
+    fprintf(out, "valid commands:");
+    for (const cli_command *c = commands; c->name; c++)
+        fprintf(out, " %s", c->name);
+    fprintf(out, "\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        print_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("warpsim %s\n", WS_VERSION_STRING);
+        return CLI_EXIT_OK;
+    }
+    for (const cli_command *c = commands; c->name; c++)
+        if (strcmp(c->name, cmd) == 0)
+            return c->handler(argc - 1, argv + 1);
+    if (cmd[0] == '-')
+        fprintf(stderr, "warpsim: unknown option '%s' (valid: --help, --version)\n", cmd);
+    else
+        fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
+    list_commands(stderr);
+    return CLI_EXIT_USAGE;
+}

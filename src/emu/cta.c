@@ -1,0 +1,171 @@
+/*
+** cta.c -- CTAs: shared memory, warps, barriers; the functional grid runner.
+**
+** The runner executes each CTA to completion before the next (linear CTA
+** order, x fastest).  Inside a CTA it runs every READY warp for as long as
+** it can, then releases complete barriers; when no warp can move and some
+** still wait, the barrier can never complete and the launch faults.
+*/
+#include "emu.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int emu_cta_init(emu_cta *cta, emu_launch *l, uint32_t linear)
+{
+    memset(cta, 0, sizeof *cta);
+    uint32_t gx = l->grid[0], gy = l->grid[1];
+    cta->linear = linear;
+    cta->ctaid[0] = linear % gx;
+    cta->ctaid[1] = linear / gx % gy;
+    cta->ctaid[2] = (uint32_t)((uint64_t)linear / ((uint64_t)gx * gy));
+    uint32_t threads = l->block[0] * l->block[1] * l->block[2];
+    cta->nwarps = (threads + EMU_WARP_SIZE - 1) / EMU_WARP_SIZE;
+    cta->shared = calloc(l->shared_bytes ? l->shared_bytes : 1, 1);
+    cta->warps = calloc(cta->nwarps ? cta->nwarps : 1, sizeof *cta->warps);
+    if (!cta->shared || !cta->warps) {
+        emu_cta_release(cta);
+        return -1;
+    }
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        if (emu_warp_init(&cta->warps[i], l, cta, i)) {
+            cta->nwarps = i;
+            emu_cta_release(cta);
+            return -1;
+        }
+    return 0;
+}
+
+void emu_cta_release(emu_cta *cta)
+{
+    for (uint32_t i = 0; cta->warps && i < cta->nwarps; i++)
+        emu_warp_release(&cta->warps[i]);
+    free(cta->warps);
+    free(cta->shared);
+    cta->warps = NULL;
+    cta->shared = NULL;
+    cta->nwarps = 0;
+}
+
+/* Threads of the CTA that have not exited. */
+static uint32_t cta_live_threads(const emu_cta *cta)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < cta->nwarps; i++)
+        n += (uint32_t)__builtin_popcount(cta->warps[i].lanes & ~cta->warps[i].exited);
+    return n;
+}
+
+/* Threads barrier `id` waits for: its explicit count, else every thread
+   still alive (exited threads no longer take part, as on hardware). */
+static uint32_t cta_bar_needed(const emu_cta *cta, uint32_t id)
+{
+    return cta->bar_expected[id] ? cta->bar_expected[id] : cta_live_threads(cta);
+}
+
+/* Move a warp waiting at its bar past it; bar.red writes its result. */
+static void cta_wake(emu_cta *cta, emu_warp *w)
+{
+    emu_simt *top = &w->simt[w->simt_n - 1];
+    const ptx_uop *u = &w->uops[top->pc];
+    if (u->sub >= PTX_BAR_RED_POPC) {
+        uint32_t mask = top->mask;
+        if (u->guard >= 0) mask &= u->guard_neg ? ~w->p[u->guard] : w->p[u->guard];
+        uint32_t cnt = cta->bar_red[w->bar_id], val;
+        if (u->sub == PTX_BAR_RED_POPC) val = cnt;
+        else if (u->sub == PTX_BAR_RED_AND) val = cnt == 0;
+        else val = cnt != 0;
+        if (u->opd[0].kind == PTX_OPD_PRED)
+            emu_dst_pred(w, &u->opd[0], mask, val ? EMU_FULL_MASK : 0);
+        else {
+            uint64_t v[EMU_WARP_SIZE];
+            for (int l = 0; l < EMU_WARP_SIZE; l++) v[l] = val;
+            emu_dst(w, &u->opd[0], mask, v, u->type ? u->type : PTX_T_U32);
+        }
+    }
+    top->pc++;
+    w->state = EMU_W_READY;
+    if (top->pc == top->rpc) emu_warp_reconverge(w);
+}
+
+int emu_cta_barrier_poll(emu_cta *cta)
+{
+    int released = 0;
+    for (uint32_t id = 0; id < 16; id++) {
+        uint32_t arrived = cta->bar_arrived[id];
+        if (!arrived || arrived < cta_bar_needed(cta, id)) continue;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            emu_warp *w = &cta->warps[i];
+            if (w->state == EMU_W_BARRIER && w->bar_id == id) {
+                cta_wake(cta, w);
+                released++;
+            }
+        }
+        cta->bar_arrived[id] = 0;
+        cta->bar_expected[id] = 0;
+        cta->bar_red[id] = 0;
+    }
+    return released;
+}
+
+/* No warp can move: name the barrier that never completes. */
+static int cta_deadlock(emu_cta *cta)
+{
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        emu_warp *w = &cta->warps[i];
+        if (w->state != EMU_W_BARRIER) continue;
+        uint32_t id = w->bar_id, live = cta_live_threads(cta);
+        uint32_t total = 0, waiting_other = 0;
+        for (uint32_t j = 0; j < cta->nwarps; j++) {
+            const emu_warp *o = &cta->warps[j];
+            total += (uint32_t)__builtin_popcount(o->lanes);
+            if (o->state == EMU_W_BARRIER && o->bar_id != id)
+                waiting_other += (uint32_t)__builtin_popcount(o->lanes & ~o->exited);
+        }
+        return emu_fault_at(w, emu_warp_next(w), -1, EMU_FAULT_BARRIER,
+                            "deadlock: barrier %u can never complete: %u threads arrived, "
+                            "%u expected (%u of the CTA's %u threads have exited, %u wait "
+                            "at other barriers)", id, cta->bar_arrived[id],
+                            cta_bar_needed(cta, id), total - live, total, waiting_other);
+    }
+    return -1;
+}
+
+int emu_cta_run(emu_cta *cta)
+{
+    for (;;) {
+        bool all_done = true;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            emu_warp *w = &cta->warps[i];
+            while (w->state == EMU_W_READY)
+                if (emu_warp_step(w, NULL)) return -1;
+            all_done &= w->state == EMU_W_DONE;
+        }
+        if (all_done) return 0;
+        if (emu_cta_barrier_poll(cta) == 0) return cta_deadlock(cta);
+    }
+}
+
+int emu_run_grid(emu_launch *l)
+{
+    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    for (uint64_t c = 0; c < nctas; c++) {
+        emu_cta cta;
+        if (emu_cta_init(&cta, l, (uint32_t)c)) {
+            if (l->fault.kind == EMU_OK) {
+                l->fault.kind = EMU_FAULT_MEMORY;
+                snprintf(l->fault.msg, sizeof l->fault.msg,
+                         "host out of memory setting up CTA %" PRIu64, c);
+            }
+            return -1;
+        }
+        int rc = emu_cta_run(&cta);
+        for (uint32_t i = 0; i < cta.nwarps; i++) {
+            l->warp_insns += cta.warps[i].warp_insns;
+            l->thread_insns += cta.warps[i].thread_insns;
+        }
+        emu_cta_release(&cta);
+        if (rc) return -1;
+    }
+    return 0;
+}
