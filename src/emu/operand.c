@@ -147,6 +147,27 @@ uint32_t emu_src_pred(const emu_warp *w, const ptx_operand *o)
     return (o->flags & PTX_OPD_F_NEG) ? ~bits : bits;
 }
 
+/* Store `v` into register lanes `r` for `mask`, each normalised by `conv`
+   (one loop per width so the type switch stays out of the lane loop). */
+#define STORE_LANES(conv)                                           \
+    do {                                                            \
+        if (mask == EMU_FULL_MASK) {                                \
+            for (int l = 0; l < EMU_WARP_SIZE; l++) r[l] = conv(v[l]); \
+        } else {                                                    \
+            for (uint32_t m = mask; m; m &= m - 1) {                \
+                int l = __builtin_ctz(m);                           \
+                r[l] = conv(v[l]);                                  \
+            }                                                       \
+        }                                                           \
+    } while (0)
+#define AS_S8(x)  ((uint64_t)(int64_t)(int8_t)(x))
+#define AS_S16(x) ((uint64_t)(int64_t)(int16_t)(x))
+#define AS_S32(x) ((uint64_t)(int64_t)(int32_t)(x))
+#define AS_U8(x)  ((uint64_t)(uint8_t)(x))
+#define AS_U16(x) ((uint64_t)(uint16_t)(x))
+#define AS_U32(x) ((uint64_t)(uint32_t)(x))
+#define AS_U64(x) ((uint64_t)(x))
+
 void emu_dst(emu_warp *w, const ptx_operand *o, uint32_t mask,
              const uint64_t v[EMU_WARP_SIZE], ptx_type t)
 {
@@ -160,14 +181,12 @@ void emu_dst(emu_warp *w, const ptx_operand *o, uint32_t mask,
     if (o->kind != PTX_OPD_REG)
         return; /* sink */
     uint64_t *r = w->r + (size_t)o->reg * EMU_WARP_SIZE;
-    if (mask == EMU_FULL_MASK) {
-        for (int l = 0; l < EMU_WARP_SIZE; l++)
-            r[l] = emu_norm(v[l], t);
-        return;
-    }
-    for (uint32_t m = mask; m; m &= m - 1) {
-        int l = __builtin_ctz(m);
-        r[l] = emu_norm(v[l], t);
+    bool sgn = ptx_type_is_signed(t);
+    switch (ptx_type_size[t]) {
+    case 1: if (sgn) STORE_LANES(AS_S8); else STORE_LANES(AS_U8); break;
+    case 2: if (sgn) STORE_LANES(AS_S16); else STORE_LANES(AS_U16); break;
+    case 4: if (sgn) STORE_LANES(AS_S32); else STORE_LANES(AS_U32); break;
+    default: STORE_LANES(AS_U64); break;
     }
 }
 

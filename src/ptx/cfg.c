@@ -5,8 +5,9 @@
 ** Post-dominators are dominators of the reverse CFG rooted at a virtual
 ** exit node, computed with the iterative algorithm of Cooper, Harvey and
 ** Kennedy ("A Simple, Fast Dominance Algorithm", 2001).  Blocks that can
-** never reach the exit (infinite loops) get the exit as ipdom, so their
-** branches reconverge at FUNC_END -- the only safe choice.
+** never reach the exit (infinite loops) are given an edge to it, so they
+** and the branches leading into them reconverge at FUNC_END -- the only
+** choice that cannot make a path wait for lanes that never arrive.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -227,6 +228,15 @@ int ptx_build_cfg(ptx_parser *p, uint32_t fi)
     for (uint32_t i = 0; i <= w.nb; i++) w.po[i] = -1;
     link_blocks(m, f, block_of, w.to_exit);
     if (build_preds(f, &w) < 0 || reverse_postorder(&w) < 0) goto out;
+    if (w.nrpo < w.nb + 1) {
+        /* Blocks that never reach the exit (infinite loops) get an edge to
+           it, so a branch into such a loop reconverges at FUNC_END instead
+           of making the other path wait for lanes that never come. */
+        for (uint32_t b = 0; b < w.nb; b++)
+            if (w.po[b] < 0) w.to_exit[b] = true;
+        for (uint32_t i = 0; i <= w.nb; i++) w.po[i] = -1;
+        if (reverse_postorder(&w) < 0) goto out;
+    }
     compute_idom(f, &w);
     set_rpcs(m, f, &w);
     rc = 0;

@@ -98,6 +98,10 @@ static int parse_attrs(ptx_parser *p, decl_attrs *a, bool allow_ptr)
                 a->ptr_space = (uint8_t)space_from_dir(p, sp);
                 ptx_next(p);
             }
+        } else if (ptx_tok_eq(p, t, ".texref") || ptx_tok_eq(p, t, ".samplerref") ||
+                   ptx_tok_eq(p, t, ".surfref")) {
+            return ptx_err_tok(p, t, "texture/surface declarations ('%.*s') are not supported",
+                               (int)t->len, ptx_tok_text(p, t));
         } else {
             return ptx_err_tok(p, t, "unexpected '%.*s' in a declaration", (int)t->len, ptx_tok_text(p, t));
         }

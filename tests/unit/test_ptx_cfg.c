@@ -34,27 +34,27 @@ static uint32_t at_line(const ptx_module *m, uint32_t line)
 }
 
 /*
-**  5  setp  6 @p bra ELSE  7 then  8 bra.uni END  9 ELSE: 10 else  11 END: 12 st  13 ret
+**  7 setp  8 @p bra ELSE  9 then  10 bra.uni END  11 ELSE: 12 else  13 END: 14 add  15 ret
 */
 static void test_if_else(void **state)
 {
     (void)state;
     ptx_module *m = parse_text(HDR ".entry k()\n{\n" DECLS
-        " setp.eq.s32 %p1, %r1, 0;\n"   /* 5 */
-        " @%p1 bra ELSE;\n"             /* 6 */
-        " add.s32 %r2, %r1, 1;\n"       /* 7 */
-        " bra.uni END;\n"               /* 8 */
-        "ELSE:\n"                       /* 9 */
-        " add.s32 %r2, %r1, 2;\n"       /* 10 */
-        "END:\n"                        /* 11 */
-        " add.s32 %r3, %r2, %r2;\n"     /* 12 */
-        " ret;\n}\n");                  /* 13 */
+        " setp.eq.s32 %p1, %r1, 0;\n"   /* 7 */
+        " @%p1 bra ELSE;\n"             /* 8 */
+        " add.s32 %r2, %r1, 1;\n"       /* 9 */
+        " bra.uni END;\n"               /* 10 */
+        "ELSE:\n"                       /* 11 */
+        " add.s32 %r2, %r1, 2;\n"       /* 12 */
+        "END:\n"                        /* 13 */
+        " add.s32 %r3, %r2, %r2;\n"     /* 14 */
+        " ret;\n}\n");                  /* 15 */
     const ptx_func *f = &m->funcs[0];
-    uint32_t end = at_line(m, 12);
-    assert_int_equal(m->uops[at_line(m, 6)].target, at_line(m, 10));
-    assert_int_equal(m->uops[at_line(m, 6)].rpc, end);
+    uint32_t end = at_line(m, 14);
+    assert_int_equal(m->uops[at_line(m, 8)].target, at_line(m, 12));
     assert_int_equal(m->uops[at_line(m, 8)].rpc, end);
-    assert_int_equal(m->uops[at_line(m, 13)].rpc, f->uop_end);
+    assert_int_equal(m->uops[at_line(m, 10)].rpc, end);
+    assert_int_equal(m->uops[at_line(m, 15)].rpc, f->uop_end);
     /* blocks: [5,6] [7,8] [10] [12,13] [FUNC_END] */
     assert_int_equal(f->nblocks, 5);
     assert_int_equal(f->blocks[0].succ[0], 2);
@@ -72,18 +72,18 @@ static void test_nested_if(void **state)
 {
     (void)state;
     ptx_module *m = parse_text(HDR ".entry k()\n{\n" DECLS
-        " setp.eq.s32 %p1, %r1, 0;\n"   /* 5 */
-        " @%p1 bra OUT;\n"              /* 6 */
-        " setp.eq.s32 %p2, %r2, 0;\n"   /* 7 */
-        " @%p2 bra INNER_END;\n"        /* 8 */
-        " add.s32 %r3, %r3, 1;\n"       /* 9 */
-        "INNER_END:\n"                  /* 10 */
-        " add.s32 %r4, %r4, 1;\n"       /* 11 */
-        "OUT:\n"                        /* 12 */
-        " add.s32 %r5, %r4, 1;\n"       /* 13 */
+        " setp.eq.s32 %p1, %r1, 0;\n"   /* 7 */
+        " @%p1 bra OUT;\n"              /* 8 */
+        " setp.eq.s32 %p2, %r2, 0;\n"   /* 9 */
+        " @%p2 bra INNER_END;\n"        /* 10 */
+        " add.s32 %r3, %r3, 1;\n"       /* 11 */
+        "INNER_END:\n"                  /* 12 */
+        " add.s32 %r4, %r4, 1;\n"       /* 13 */
+        "OUT:\n"                        /* 14 */
+        " add.s32 %r5, %r4, 1;\n"       /* 15 */
         " ret;\n}\n");
-    assert_int_equal(m->uops[at_line(m, 6)].rpc, at_line(m, 13));
-    assert_int_equal(m->uops[at_line(m, 8)].rpc, at_line(m, 11));
+    assert_int_equal(m->uops[at_line(m, 8)].rpc, at_line(m, 15));
+    assert_int_equal(m->uops[at_line(m, 10)].rpc, at_line(m, 13));
     ptx_module_free(m);
 }
 
@@ -92,25 +92,25 @@ static void test_loop_break_continue(void **state)
 {
     (void)state;
     ptx_module *m = parse_text(HDR ".entry k()\n{\n" DECLS
-        " mov.u32 %r1, 0;\n"              /* 5 */
-        "LOOP:\n"                         /* 6 */
-        " setp.eq.s32 %p1, %r2, 0;\n"     /* 7 */
-        " @%p1 bra CONT;\n"               /* 8: continue */
-        " add.s32 %r3, %r3, 1;\n"         /* 9 */
-        " setp.gt.s32 %p2, %r3, 9;\n"     /* 10 */
-        " @%p2 bra EXIT_LOOP;\n"          /* 11: break */
-        "CONT:\n"                         /* 12 */
-        " add.s32 %r1, %r1, 1;\n"         /* 13 */
-        " setp.lt.s32 %p3, %r1, 10;\n"    /* 14 */
-        " @%p3 bra LOOP;\n"               /* 15: back edge */
-        "EXIT_LOOP:\n"                    /* 16 */
-        " add.s32 %r4, %r3, 1;\n"         /* 17 */
+        " mov.u32 %r1, 0;\n"              /* 7 */
+        "LOOP:\n"                         /* 8 */
+        " setp.eq.s32 %p1, %r2, 0;\n"     /* 9 */
+        " @%p1 bra CONT;\n"               /* 10: continue */
+        " add.s32 %r3, %r3, 1;\n"         /* 11 */
+        " setp.gt.s32 %p2, %r3, 9;\n"     /* 12 */
+        " @%p2 bra EXIT_LOOP;\n"          /* 13: break */
+        "CONT:\n"                         /* 14 */
+        " add.s32 %r1, %r1, 1;\n"         /* 15 */
+        " setp.lt.s32 %p3, %r1, 10;\n"    /* 16 */
+        " @%p3 bra LOOP;\n"               /* 17: back edge */
+        "EXIT_LOOP:\n"                    /* 18 */
+        " add.s32 %r4, %r3, 1;\n"         /* 19 */
         " ret;\n}\n");
-    uint32_t after = at_line(m, 17);
+    uint32_t after = at_line(m, 19);
     /* a break leaves the loop, so the paths only meet after it */
-    assert_int_equal(m->uops[at_line(m, 8)].rpc, after);
-    assert_int_equal(m->uops[at_line(m, 11)].rpc, after);
-    assert_int_equal(m->uops[at_line(m, 15)].rpc, after);
+    assert_int_equal(m->uops[at_line(m, 10)].rpc, after);
+    assert_int_equal(m->uops[at_line(m, 13)].rpc, after);
+    assert_int_equal(m->uops[at_line(m, 17)].rpc, after);
     ptx_module_free(m);
 }
 
@@ -120,29 +120,29 @@ static void test_early_and_conditional_return(void **state)
     (void)state;
     ptx_module *m = parse_text(HDR
         ".func f()\n{\n" DECLS
-        " setp.ge.s32 %p1, %r1, %r2;\n"   /* 6 */
-        " @%p1 bra DONE;\n"               /* 7 */
-        " add.s32 %r3, %r1, 1;\n"         /* 8 */
-        "DONE:\n"                         /* 9 */
-        " ret;\n}\n"                      /* 10 */
+        " setp.ge.s32 %p1, %r1, %r2;\n"   /* 7 */
+        " @%p1 bra DONE;\n"               /* 8 */
+        " add.s32 %r3, %r1, 1;\n"         /* 9 */
+        "DONE:\n"                         /* 10 */
+        " ret;\n}\n"                      /* 11 */
         ".func g()\n{\n" DECLS
-        " setp.ge.s32 %p1, %r1, %r2;\n"   /* 14 */
-        " @%p1 ret;\n"                    /* 15 */
-        " add.s32 %r3, %r1, 1;\n"         /* 16 */
-        " setp.eq.s32 %p2, %r3, 5;\n"     /* 17 */
-        " @%p2 bra SKIP;\n"               /* 18 */
-        " add.s32 %r4, %r1, 1;\n"         /* 19 */
-        "SKIP:\n"                         /* 20 */
-        " ret;\n}\n");                    /* 21 */
+        " setp.ge.s32 %p1, %r1, %r2;\n"   /* 16 */
+        " @%p1 ret;\n"                    /* 17 */
+        " add.s32 %r3, %r1, 1;\n"         /* 18 */
+        " setp.eq.s32 %p2, %r3, 5;\n"     /* 19 */
+        " @%p2 bra SKIP;\n"               /* 20 */
+        " add.s32 %r4, %r1, 1;\n"         /* 21 */
+        "SKIP:\n"                         /* 22 */
+        " ret;\n}\n");                    /* 23 */
     const ptx_func *f = &m->funcs[0], *g = &m->funcs[1];
-    assert_int_equal(m->uops[at_line(m, 7)].rpc, at_line(m, 10));
-    assert_int_equal(m->uops[at_line(m, 10)].rpc, f->uop_end);
-    const ptx_uop *cr = &m->uops[at_line(m, 15)];
+    assert_int_equal(m->uops[at_line(m, 8)].rpc, at_line(m, 11));
+    assert_int_equal(m->uops[at_line(m, 11)].rpc, f->uop_end);
+    const ptx_uop *cr = &m->uops[at_line(m, 17)];
     assert_int_equal(cr->op, PTX_OP_RET);
     assert_int_equal(cr->guard, 1);
     assert_int_equal(cr->target, g->uop_end);
     assert_int_equal(cr->rpc, g->uop_end);
-    assert_int_equal(m->uops[at_line(m, 18)].rpc, at_line(m, 21));
+    assert_int_equal(m->uops[at_line(m, 20)].rpc, at_line(m, 23));
     ptx_module_free(m);
 }
 
@@ -151,21 +151,21 @@ static void test_exit_and_infinite_loop(void **state)
 {
     (void)state;
     ptx_module *m = parse_text(HDR ".entry k()\n{\n" DECLS
-        " setp.eq.s32 %p1, %r1, 0;\n"     /* 5 */
-        " @%p1 bra SPIN;\n"               /* 6 */
-        " setp.eq.s32 %p2, %r2, 0;\n"     /* 7 */
-        " @%p2 bra QUIT;\n"               /* 8 */
-        " add.s32 %r3, %r1, 1;\n"         /* 9 */
-        " ret;\n"                         /* 10 */
-        "QUIT:\n"                         /* 11 */
-        " exit;\n"                        /* 12 */
-        "SPIN:\n"                         /* 13 */
-        " add.s32 %r4, %r4, 1;\n"         /* 14 */
-        " bra.uni SPIN;\n}\n");           /* 15 */
+        " setp.eq.s32 %p1, %r1, 0;\n"     /* 7 */
+        " @%p1 bra SPIN;\n"               /* 8 */
+        " setp.eq.s32 %p2, %r2, 0;\n"     /* 9 */
+        " @%p2 bra QUIT;\n"               /* 10 */
+        " add.s32 %r3, %r1, 1;\n"         /* 11 */
+        " ret;\n"                         /* 12 */
+        "QUIT:\n"                         /* 13 */
+        " exit;\n"                        /* 14 */
+        "SPIN:\n"                         /* 15 */
+        " add.s32 %r4, %r4, 1;\n"         /* 16 */
+        " bra.uni SPIN;\n}\n");           /* 17 */
     const ptx_func *f = &m->funcs[0];
+    assert_int_equal(m->uops[at_line(m, 10)].rpc, f->uop_end);
     assert_int_equal(m->uops[at_line(m, 8)].rpc, f->uop_end);
-    assert_int_equal(m->uops[at_line(m, 6)].rpc, f->uop_end);
-    assert_int_equal(m->uops[at_line(m, 15)].rpc, f->uop_end);
+    assert_int_equal(m->uops[at_line(m, 17)].rpc, f->uop_end);
     ptx_module_free(m);
 }
 
