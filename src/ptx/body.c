@@ -72,8 +72,23 @@ static ptx_sym *lookup(ptx_parser *p, const ptx_token *t)
     return ptx_symtab_find(&p->syms, ptx_tok_text(p, t), t->len);
 }
 
+/* special registers warpsim does not model (clusters, reserved shared
+   memory, performance monitors, ...) */
+static bool unsupported_sreg(const ptx_parser *p, const ptx_token *t)
+{
+    static const char *const prefixes[] = {"%reserved_smem", "%envreg", "%pm", "%aggr_smem",
+        "%cluster", "%nclusterid", "%is_explicit_cluster", "%current_graph_exec"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (t->len >= n && memcmp(ptx_tok_text(p, t), prefixes[i], n) == 0) return true;
+    }
+    return false;
+}
+
 static int undefined_name(ptx_parser *p, const ptx_token *t)
 {
+    if (unsupported_sreg(p, t))
+        return ptx_err_tok(p, t, "special register '%.*s' is not supported", (int)t->len, ptx_tok_text(p, t));
     if (ptx_tok_text(p, t)[0] == '%')
         return ptx_err_tok(p, t, "undeclared register '%.*s'", (int)t->len, ptx_tok_text(p, t));
     return ptx_err_tok(p, t, "undefined symbol '%.*s'", (int)t->len, ptx_tok_text(p, t));
@@ -436,7 +451,9 @@ static int parse_instruction(ptx_parser *p)
         memmove(mods, mods + 1, --nmods * sizeof mods[0]);
     }
     if (u->op == PTX_OP_NONE)
-        return ptx_err_tok(p, mn, "unknown instruction '%.*s'", (int)mn->len, ptx_tok_text(p, mn));
+        return ptx_err_tok(p, mn, "%s instruction '%.*s'",
+                           ptx_known_unsupported(ptx_tok_text(p, mn), mn->len) ? "unsupported" : "unknown",
+                           (int)mn->len, ptx_tok_text(p, mn));
     if (ptx_decode_mods(p, u, mn, mods, nmods) < 0) return -1;
 
     if (u->op == PTX_OP_CALL) {
@@ -524,6 +541,10 @@ static int parse_body_directive(ptx_parser *p)
         } while (ptx_is_punct(ptx_peek(p), ',') && ptx_next(p));
         return ptx_expect(p, ';', "after .pragma");
     }
+    if (ptx_is_dir(p, t, ".callprototype") || ptx_is_dir(p, t, ".branchtargets") ||
+        ptx_is_dir(p, t, ".calltargets"))
+        return ptx_err_tok(p, t, "indirect branches and calls ('%.*s') are not supported", (int)t->len,
+                           ptx_tok_text(p, t));
     return ptx_err_tok(p, t, "unsupported directive '%.*s' in a function body", (int)t->len,
                        ptx_tok_text(p, t));
 }
@@ -531,7 +552,7 @@ static int parse_body_directive(ptx_parser *p)
 /* Statements until the '}' that closes the body; { } blocks are scopes. */
 static int parse_statements(ptx_parser *p)
 {
-    uint32_t marks[MAX_SCOPE_DEPTH];
+    uint32_t marks[MAX_SCOPE_DEPTH], frames[MAX_SCOPE_DEPTH];
     int depth = 0;
     for (;;) {
         const ptx_token *t = ptx_peek(p);
@@ -544,9 +565,12 @@ static int parse_statements(ptx_parser *p)
             if (depth == 0) return 0;
             ptx_symtab_pop(&p->syms, p->scope_mark);
             p->scope_mark = marks[--depth];
+            /* the block's frame variables are dead: siblings reuse the space */
+            p->frame_top = frames[depth];
         } else if (ptx_is_punct(t, '{')) {
             if (depth == MAX_SCOPE_DEPTH) return ptx_err_tok(p, t, "blocks are nested too deeply");
             ptx_next(p);
+            frames[depth] = p->frame_top;
             marks[depth++] = p->scope_mark;
             p->scope_mark = p->syms.n;
         } else if (t->kind == PTX_TK_DIRECTIVE) {
@@ -592,6 +616,6 @@ int ptx_parse_body(ptx_parser *p)
     for (uint32_t i = f->uop_begin; i < f->uop_end; i++)
         if (p->m->uops[i].op == PTX_OP_RET) p->m->uops[i].target = f->uop_end;
     if (resolve_fixups(p) < 0) return -1;
-    f->frame_size = (uint32_t)ptx_align_up(p->frame_top, 16);
+    f->frame_size = (uint32_t)ptx_align_up(p->frame_max, 16);
     return ptx_build_cfg(p, (uint32_t)p->fn);
 }

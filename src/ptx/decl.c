@@ -22,6 +22,7 @@ int ptx_frame_alloc(ptx_parser *p, uint32_t size, uint32_t align, const ptx_toke
         return ptx_err_tok(p, at, "call frame is too large (more than %u bytes)", PTX_MAX_FRAME_BYTES);
     *off = (uint32_t)o;
     p->frame_top = (uint32_t)(o + size);
+    if (p->frame_top > p->frame_max) p->frame_max = p->frame_top;
     return 0;
 }
 
@@ -221,6 +222,8 @@ static int add_reg(ptx_parser *p, const char *name, size_t len, bool pred, const
     if (f->nregs + f->npreds >= PTX_MAX_REGS_PER_FUNC)
         return ptx_err_tok(p, at, "too many registers in function '%s' (at most %u)",
                            f->name, PTX_MAX_REGS_PER_FUNC);
+    if (++p->total_regs > PTX_MAX_REGS_PER_MODULE)
+        return ptx_err_tok(p, at, "too many registers in the module (at most %u)", PTX_MAX_REGS_PER_MODULE);
     if (*n == *cap) {
         uint32_t c = *cap ? *cap * 2 : 32;
         char **v = realloc(*names, c * sizeof *v);
@@ -360,8 +363,10 @@ static int parse_init_item(ptx_parser *p, init_list *il, int depth)
 /* Encode the literals as `size` bytes of `elem_type` values. */
 static int encode_init(ptx_parser *p, ptx_var *v, const init_list *il, uint32_t elem)
 {
-    if (v->size > PTX_MAX_INIT_BYTES)
-        return ptx_err_at(p, v->line, v->col, "initialized variable '%s' is too large", v->name);
+    p->init_bytes += v->size;
+    if (v->size > PTX_MAX_INIT_BYTES || p->init_bytes > PTX_MAX_INIT_BYTES)
+        return ptx_err_at(p, v->line, v->col, "initialized variable '%s' is too large "
+                          "(at most %u bytes of initializers)", v->name, PTX_MAX_INIT_BYTES);
     v->init = calloc(1, v->size ? v->size : 1);
     if (!v->init) return ptx_err_oom(p);
     for (uint64_t i = 0; i < il->n; i++) {

@@ -159,6 +159,23 @@ static const op_row op_rows[PTX_OP_COUNT] = {
     [PTX_OP_REDUX] = {G_SYNC | G_ATOM, T_REQ}, [PTX_OP_BARWARP] = {G_SYNC, T_NO},
 };
 
+/* Real PTX instructions warpsim does not implement (better messages). */
+bool ptx_known_unsupported(const char *s, size_t len)
+{
+    static const char *const names[] = {
+        "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
+        "stmatrix", "movmatrix", "cp", "mbarrier", "griddepcontrol", "elect", "setmaxnreg",
+        "tensormap", "multimem", "applypriority", "discard", "createpolicy", "alloca",
+        "stacksave", "stackrestore", "getctarank", "mapa", "wgmma", "tcgen05", "vabsdiff",
+        "vadd", "vsub", "vmin", "vmax", "vshl", "vshr", "vmad", "vset", "vabsdiff2", "vabsdiff4",
+        "vadd2", "vadd4", "vsub2", "vsub4", "vmin2", "vmin4", "vmax2", "vmax4", "vavrg2",
+        "vavrg4", "vset2", "vset4", "cvt.pack", "clusterlaunchcontrol", "st.async", "red.async",
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0) return true;
+    return false;
+}
+
 ptx_opcode ptx_opcode_lookup(const char *s, size_t len)
 {
     for (int op = PTX_OP_NONE + 1; op < PTX_OP_COUNT; op++) {

@@ -8,23 +8,41 @@
 #include <string.h>
 #include "ptx_internal.h"
 
-/* reach[f] = true for every function callable from `root` (root included) */
-static int reachable(const ptx_module *m, uint32_t root, bool *reach, uint32_t *stack)
+/* reach[f] = true for every function callable from `root` (root included).
+   The calls of a module are grouped by caller (uops are in function order). */
+static void reachable(const ptx_module *m, const uint32_t *first_call, const uint32_t *callee,
+                      uint32_t root, bool *reach, uint32_t *stack)
 {
     memset(reach, 0, m->nfuncs * sizeof *reach);
     uint32_t sp = 0;
     stack[sp++] = root;
     reach[root] = true;
     while (sp) {
-        const ptx_func *f = &m->funcs[stack[--sp]];
-        if (f->is_extern) continue;
-        for (uint32_t i = f->uop_begin; i < f->uop_end; i++) {
-            const ptx_uop *u = &m->uops[i];
-            if (u->op != PTX_OP_CALL || reach[u->target]) continue;
-            reach[u->target] = true;
-            stack[sp++] = u->target;
+        uint32_t f = stack[--sp];
+        for (uint32_t c = first_call[f]; c < first_call[f + 1]; c++) {
+            if (reach[callee[c]]) continue;
+            reach[callee[c]] = true;
+            stack[sp++] = callee[c];
         }
     }
+}
+
+/* CSR call graph: callees of function f are callee[first_call[f] ..
+   first_call[f+1]). */
+static int call_graph(const ptx_module *m, uint32_t **first_call, uint32_t **callee)
+{
+    *first_call = calloc(m->nfuncs + 1, sizeof **first_call);
+    *callee = malloc((m->ncalls ? m->ncalls : 1) * sizeof **callee);
+    if (!*first_call || !*callee) return -1;
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < m->nfuncs; f++) {
+        (*first_call)[f] = n;
+        const ptx_func *fn = &m->funcs[f];
+        if (fn->is_extern) continue;
+        for (uint32_t i = fn->uop_begin; i < fn->uop_end && n < m->ncalls; i++)
+            if (m->uops[i].op == PTX_OP_CALL) (*callee)[n++] = m->uops[i].target;
+    }
+    (*first_call)[m->nfuncs] = n;
     return 0;
 }
 
@@ -82,18 +100,20 @@ int ptx_finish_module(ptx_parser *p)
     bool *reach = malloc(m->nfuncs * sizeof *reach);
     uint32_t *stack = malloc(m->nfuncs * sizeof *stack);
     bool *used = malloc((m->nvars ? m->nvars : 1) * sizeof *used);
+    uint32_t *first_call = NULL, *callee = NULL;
+    int vprintf = ptx_find_func(m, "vprintf");
     int rc = 0;
-    if (!reach || !stack || !used) rc = ptx_err_oom(p);
+    if (!reach || !stack || !used || call_graph(m, &first_call, &callee) < 0) rc = ptx_err_oom(p);
     for (uint32_t i = 0; rc == 0 && i < m->nfuncs; i++) {
         ptx_func *f = &m->funcs[i];
-        reachable(m, i, reach, stack);
-        for (uint32_t j = 0; j < m->nfuncs; j++)
-            if (reach[j] && m->funcs[j].is_extern && strcmp(m->funcs[j].name, "vprintf") == 0)
-                f->uses_printf = true;
+        reachable(m, first_call, callee, i, reach, stack);
+        f->uses_printf = vprintf >= 0 && reach[vprintf] && m->funcs[vprintf].is_extern;
         if (f->is_entry && !f->is_extern) rc = layout_shared(p, f, reach, used);
     }
     free(reach);
     free(stack);
     free(used);
+    free(first_call);
+    free(callee);
     return rc;
 }

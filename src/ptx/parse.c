@@ -410,7 +410,7 @@ static void layout_kernel_params(ptx_func *f)
 /* Return values then parameters at the bottom of a .func's call frame. */
 static int layout_func_params(ptx_parser *p, ptx_func *f, const ptx_token *at)
 {
-    p->frame_top = 0;
+    p->frame_top = p->frame_max = 0;
     for (uint32_t i = 0; i < f->nrets; i++)
         if (ptx_frame_alloc(p, f->rets[i].size, f->rets[i].align, at, &f->rets[i].offset) < 0)
             return -1;
@@ -444,7 +444,7 @@ static int parse_function_body(ptx_parser *p, uint32_t fi, const ptx_token *name
     if (!f->is_entry) {
         if (layout_func_params(p, f, name) < 0) return -1;
     } else {
-        p->frame_top = 0;
+        p->frame_top = p->frame_max = 0;
     }
     uint32_t mark = p->syms.n;
     p->fn = (int32_t)fi;
@@ -534,7 +534,7 @@ static int parse_function(ptx_parser *p, bool is_entry, bool is_extern, bool is_
     if (ptx_is_punct(ptx_peek(p), ';')) {
         ptx_next(p);
         if (!is_entry && layout_func_params(p, f, name) < 0) return -1;
-        f->frame_size = (uint32_t)ptx_align_up(p->frame_top, 16);
+        f->frame_size = (uint32_t)ptx_align_up(p->frame_max, 16);
         return 0;
     }
     if (!ptx_is_punct(ptx_peek(p), '{')) {

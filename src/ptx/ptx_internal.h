@@ -14,8 +14,9 @@
 /* Limits (bad input gets an error instead of a huge allocation)      */
 /* ------------------------------------------------------------------ */
 #define PTX_MAX_REGS_PER_FUNC   (1u << 20)
+#define PTX_MAX_REGS_PER_MODULE (1u << 22)
 #define PTX_MAX_VAR_BYTES       (1ull << 40)
-#define PTX_MAX_INIT_BYTES      (64u << 20)
+#define PTX_MAX_INIT_BYTES      (64u << 20)  /* per variable and per module */
 #define PTX_MAX_FRAME_BYTES     (1u << 30)
 #define PTX_MAX_MODS            24
 #define PTX_MAX_CALL_ARGS       16
@@ -91,6 +92,9 @@ typedef struct ptx_parser {
     int32_t  fn;
     uint32_t regs_cap, preds_cap;
     uint32_t frame_top;  /* next free call-frame byte */
+    uint32_t frame_max;  /* high-water mark of frame_top (scopes reuse space) */
+    uint64_t total_regs; /* registers declared in the whole module */
+    uint64_t init_bytes; /* bytes of initializers in the whole module */
     ptx_symtab labels;
     ptx_fixup *fixups;
     uint32_t nfixups, fixups_cap;
@@ -169,6 +173,8 @@ typedef struct ptx_literal {
 /* Bits of literal `l` as a value of type `t` (float conversions etc). */
 int ptx_literal_bits(ptx_parser *p, const ptx_literal *l, ptx_type t,
                      const ptx_token *at, uint64_t *bits);
+/* A real PTX mnemonic that warpsim does not implement? */
+bool ptx_known_unsupported(const char *s, size_t len);
 /* Mnemonic to opcode (PTX_OP_NONE when unknown). */
 ptx_opcode ptx_opcode_lookup(const char *s, size_t len);
 /* Apply the modifier tokens `mods` to `u` (u->op set). */

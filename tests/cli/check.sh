@@ -20,7 +20,8 @@ grep -q "^  vector_add_i32(" "$out" || fail "vector_add_i32 not listed"
 [ "$(wc -l <"$out")" -eq 2 ] || fail "check --list printed: $(cat "$out")"
 
 "$ws" check "$src/tests/kernels/reduce.ptx" >"$out" 2>&1 || fail "check reduce.ptx failed"
-grep -q "reduce_sum(.*static shared 1024 bytes" "$out" || fail "reduce_sum shared size: $(cat "$out")"
+grep -q "reduce_sum(.*static shared 1024 bytes, .maxntid 256,1,1, .minnctapersm 2$" "$out" \
+  || fail "reduce_sum shared size / directives: $(cat "$out")"
 
 n=0
 for f in "$src"/tests/kernels/*.ptx; do

@@ -28,6 +28,15 @@ grep -Eq "^  \[99\] [0-9-]+ 0x42c60000 99$" "$out" || fail "c[99] should be 99.0
 grep -Eq "^  \[100\] -1 0xffffffff " "$out" || fail "c[100] beyond n must stay 0xffffffff"
 grep -Eq "^  \[3\] [0-9]+ 0x40400000 3$" "$out" || fail "dump of arg 0 word 3 should be 3.0f"
 
+# dynamic shared memory: each CTA reverses its 64 words in place
+ds="$src/tests/kernels/dyn_shared.ptx"
+"$ws" run "$ds" reverse_block --grid 2 --block 64 --shared 256 --arg buf:512:iota32 \
+  --arg i32:128 --dump 0:128 >"$out" 2>"$err" || fail "run reverse_block exited $?: $(cat "$err")"
+grep -Eq "^  \[0\] 63 " "$out" && grep -Eq "^  \[64\] 127 " "$out" && grep -Eq "^  \[127\] 64 " "$out" \
+  || fail "reverse_block dump wrong: $(head -n 8 "$out")"
+"$ws" run "$ds" reverse_block --grid 1 --block 64 --arg buf:256 --arg i32:64 >"$out" 2>"$err"; rc=$?
+[ "$rc" -eq 1 ] || fail "reverse_block without --shared exited $rc, want 1 (shared fault)"
+
 # errors: bad spec (1), wrong count (1), unknown kernel (1), missing --grid (2), bad dims (2)
 "$ws" run "$va" vector_add_i32 --grid 1 --block 64 --arg buf:256 --arg buf:256 \
   --arg buf:256 --arg i33:4 >"$out" 2>"$err"; rc=$?

@@ -2,11 +2,13 @@
 // shared-memory tree with __syncthreads down to 64 values, then a warp
 // shuffle tail.  out[blockIdx.x] receives the block's partial sum; the last
 // kernel folds partial sums into one total with atomicAdd.  blockDim.x must
-// be a power of two in [64, 256].
+// be a power of two in [64, 256]; __launch_bounds__ gives the PTX its
+// .maxntid / .minnctapersm performance directives.
 
 #define RED_MAX_THREADS 256
 
-extern "C" __global__ void reduce_sum(const unsigned *in, unsigned *out, int n)
+extern "C" __global__ void __launch_bounds__(RED_MAX_THREADS, 2)
+reduce_sum(const unsigned *in, unsigned *out, int n)
 {
     __shared__ unsigned s[RED_MAX_THREADS];
     unsigned tid = threadIdx.x;

@@ -16,8 +16,8 @@ static void test_vector_add(void **state)
 {
     (void)state;
     enum { N = 1000 };   /* not a multiple of the block: the tail is guarded */
-    static float a[N], b[N], c[N + 24];
-    static int32_t ia[N], ib[N], ic[N + 24], iwant[N + 24];
+    float a[N] = {0}, b[N] = {0}, c[N + 24] = {0};
+    int32_t ia[N] = {0}, ib[N] = {0}, ic[N + 24] = {0}, iwant[N + 24] = {0};
     uint64_t seed = 11;
     int n = N;
     for (int i = 0; i < N; i++) {
@@ -63,8 +63,9 @@ static void test_saxpy_triad(void **state)
 {
     (void)state;
     enum { N = 3000 };
-    static float x[N], y[N], yw[N], fa[N], fb[N], fc[N], fw[N];
-    static double da_[N], db_[N], dc_[N], dw[N];
+    float x[N] = {0}, y[N] = {0}, yw[N] = {0};
+    float fa[N] = {0}, fb[N] = {0}, fc[N] = {0}, fw[N] = {0};
+    double da_[N] = {0}, db_[N] = {0}, dc_[N] = {0}, dw[N] = {0};
     uint64_t seed = 12;
     int n = N;
     float alpha = 1.75f, fs = -0.3f;
@@ -137,7 +138,7 @@ static void test_reduction(void **state)
 {
     (void)state;
     enum { N = 20000 };
-    static uint32_t in[N];
+    uint32_t in[N] = {0};
     uint64_t seed = 13;
     for (int i = 0; i < N; i++)
         in[i] = tk_rand(&seed);          /* full 32-bit values: sums wrap */
@@ -185,8 +186,8 @@ static void test_divergence(void **state)
 {
     (void)state;
     enum { N = 777 };
-    static int32_t in[N], out[N], want[N];
-    static uint32_t cin[N], steps[N], cwant[N];
+    int32_t in[N] = {0}, out[N] = {0}, want[N] = {0};
+    uint32_t cin[N] = {0}, steps[N] = {0}, cwant[N] = {0};
     uint64_t seed = 14;
     int n = N;
     uint32_t cap = 300;
@@ -260,8 +261,8 @@ static void bfs_ref(const bfs_graph *g, int *dist)
 static void test_bfs(void **state)
 {
     (void)state;
-    static bfs_graph g;
-    static int dist[BFS_N], want[BFS_N];
+    bfs_graph g = {0};
+    int dist[BFS_N] = {0}, want[BFS_N] = {0};
     bfs_make(&g, 15);
     bfs_ref(&g, want);
     for (int v = 0; v < BFS_N; v++)
@@ -303,7 +304,7 @@ static void test_transpose(void **state)
 {
     (void)state;
     enum { ROWS = 70, COLS = 45 };
-    static float in[ROWS * COLS], out[ROWS * COLS], want[ROWS * COLS];
+    float in[ROWS * COLS] = {0}, out[ROWS * COLS] = {0}, want[ROWS * COLS] = {0};
     int rows = ROWS, cols = COLS;
     for (int r = 0; r < ROWS; r++)
         for (int c = 0; c < COLS; c++) {
@@ -329,8 +330,8 @@ static void test_dynamic_shared(void **state)
 {
     (void)state;
     enum { N = 1000, B = 128, G = (N + B - 1) / B };
-    static int32_t data[N], want[N], mixed_in[G * B];
-    static float mixed_out[G * B], mixed_want[G * B];
+    int32_t data[N] = {0}, want[N] = {0}, mixed_in[G * B] = {0};
+    float mixed_out[G * B] = {0}, mixed_want[G * B] = {0};
     uint64_t seed = 16;
     int n = N;
     for (int i = 0; i < N; i++)
@@ -426,7 +427,8 @@ static void test_local_arrays(void **state)
 {
     (void)state;
     enum { T = 150 };
-    static int32_t in[T * 16], out[T * 16], want[T * 16], counts[T * 8], cwant[T * 8];
+    int32_t in[T * 16] = {0}, out[T * 16] = {0}, want[T * 16] = {0};
+    int32_t counts[T * 8] = {0}, cwant[T * 8] = {0};
     uint64_t seed = 18;
     int n = T;
     for (int i = 0; i < T * 16; i++)
@@ -545,7 +547,7 @@ static void test_oob_fault(void **state)
     tk_download(ctx, after, dkeep, sizeof keep);
     assert_memory_equal(after, keep, sizeof keep);
     for (int i = 0; i < 64; i++)
-        assert_int_equal(before[i], 2 * keep[i]);
+        assert_int_equal((uint32_t)before[i], 2u * (uint32_t)keep[i]);
     ws_module_unload(mod);
     ws_module_unload(va);
     ws_ctx_destroy(ctx);

@@ -15,7 +15,7 @@
 static void test_histogram(ws_ctx *ctx, ws_module *mod)
 {
     enum { N = 5000 };
-    static uint32_t in[N];
+    uint32_t in[N] = {0};
     uint32_t hist[16], want[16] = {0};
     uint64_t seed = 21;
     int n = N;
@@ -40,8 +40,8 @@ static void test_atomics(void **state)
 {
     (void)state;
     enum { N = 1000 };
-    static int32_t in[N], exch_old[N + 1];
-    static uint32_t ticket[N];
+    int32_t in[N] = {0}, exch_old[N + 1] = {0};
+    uint32_t ticket[N] = {0};
     int32_t res[8] = {INT32_MAX, INT32_MIN, 0, 0, INT32_MAX, INT32_MIN, -1, 0};
     int32_t mn = INT32_MAX, mx = INT32_MIN, sum = 0;
     float fsum = 0, fwant = 0;
@@ -167,9 +167,9 @@ static void bit_ops_ref(uint32_t x, uint32_t *o)
 static void test_warp_ops(void **state)
 {
     (void)state;
-    static int32_t in[WARP_T], out[WARP_T * 8], want[WARP_T * 8];
-    static uint32_t mask[WARP_T * 2], mwant[WARP_T * 2], bits_in[WARP_T], bits[WARP_T * 8],
-        bwant[WARP_T * 8];
+    int32_t in[WARP_T] = {0}, out[WARP_T * 8] = {0}, want[WARP_T * 8] = {0};
+    uint32_t mask[WARP_T * 2] = {0}, mwant[WARP_T * 2] = {0}, bits_in[WARP_T] = {0};
+    uint32_t bits[WARP_T * 8] = {0}, bwant[WARP_T * 8] = {0};
     uint64_t seed = 23;
     for (int i = 0; i < WARP_T; i++) {
         in[i] = tk_rand_range(&seed, -500, 500);
@@ -238,9 +238,10 @@ static void test_recursion(void **state)
 {
     (void)state;
     enum { N = 96, NODES = 127, ROOTS = 40 };
-    static uint32_t in[N], fib[N];
-    static uint64_t fact[N], fact_want[N];
-    static int left[NODES], right[NODES], val[NODES], roots[ROOTS], out[ROOTS], want[ROOTS];
+    uint32_t in[N] = {0}, fib[N] = {0};
+    uint64_t fact[N] = {0}, fact_want[N] = {0};
+    int left[NODES] = {0}, right[NODES] = {0}, val[NODES] = {0};
+    int roots[ROOTS] = {0}, out[ROOTS] = {0}, want[ROOTS] = {0};
     uint64_t seed = 24;
     int n = N, nroots = ROOTS;
     for (int i = 0; i < N; i++) {
@@ -328,7 +329,8 @@ static float f16_to_f32(uint16_t h)
     return (h & 0x8000) ? -mag : mag;
 }
 
-static void expect_close(const char *what, int i, double got, double want, double rel, double abs_tol)
+static void expect_close(const char *what, int i, double got, double want, double rel,
+                         double abs_tol)
 {
     if (!(fabs(got - want) <= rel * fabs(want) + abs_tol))
         fail_msg("%s[%d] = %.9g, expected %.9g (rel %g, abs %g)", what, i, got, want, rel, abs_tol);
@@ -367,9 +369,9 @@ static void test_math(void **state)
     enum { N = 200 };
     static const float special[] = {0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 0.0f, -0.0f, 3.0f,
                                     123456.7f, -987654.3f, 6e-5f, 1e-7f, 65519.0f, 70000.0f};
-    static float x[N], y[N], fo[N * 6];
-    static int32_t io[N * 6];
-    static double dout[N * 3];
+    float x[N] = {0}, y[N] = {0}, fo[N * 6] = {0};
+    int32_t io[N * 6] = {0};
+    double dout[N * 3] = {0};
     enum { NS = sizeof special / sizeof special[0] };
     uint64_t seed = 25;
     int n = N;

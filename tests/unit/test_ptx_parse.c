@@ -161,8 +161,8 @@ static void test_recursive_frame_and_callseq(void **state)
     assert_int_equal(f->nrets, 1);
     assert_int_equal(f->rets[0].offset, 0);
     assert_int_equal(f->params[0].offset, 4);
-    /* ret 0..4, param 4..8, callseq 0: param0 8, retval0 12; callseq 1: 16, 20 */
-    assert_int_equal(f->frame_size, 32);
+    /* ret 0..4, param 4..8, callseq 0: param0 8, retval0 12; callseq 1 reuses them */
+    assert_int_equal(f->frame_size, 16);
     const ptx_uop *ld = insn(m, f, 0);              /* ld.param.u32 %r8, [_Z3fibi_param_0] */
     assert_int_equal(ld->space, PTX_SPACE_LOCAL);
     assert_true(ld->opd[1].flags & PTX_OPD_F_FRAME);
@@ -183,9 +183,9 @@ static void test_recursive_frame_and_callseq(void **state)
     assert_int_equal(c->arg_size[0], 4);
     assert_int_equal(c->ret_off[0], 12);
     const ptx_call *c2 = &m->calls[insn(m, f, 9)->aux];
-    assert_int_equal(c2->arg_off[0], 16);      /* second callseq reuses the name param0 */
-    assert_int_equal(c2->ret_off[0], 20);
-    assert_int_equal(insn(m, f, 10)->opd[1].imm, 20);
+    assert_int_equal(c2->arg_off[0], 8);       /* a new scope: param0 is a new variable */
+    assert_int_equal(c2->ret_off[0], 12);
+    assert_int_equal(insn(m, f, 10)->opd[1].imm, 12);
     /* the store to func_retval0 and `ret` -> FUNC_END */
     const ptx_uop *sr = insn(m, f, 12);
     assert_int_equal(sr->opd[0].imm, 0);
@@ -586,6 +586,33 @@ static void test_debug_sections_skipped(void **state)
     ptx_module_free(m);
 }
 
+/* a wide nvcc sample: atomics on doubles, block reductions, assert, trap */
+static void test_features_sample(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_sample("tests/ptx_samples/features.ptx");
+    const ptx_func *af = func(m, "__assertfail");
+    assert_true(af->is_extern);
+    assert_int_equal(af->nparams, 5);
+    const ptx_func *k2 = func(m, "_Z2k2Pi");
+    assert_true(k2->uses_printf);
+    int seen_or = 0, seen_f64 = 0, seen_trap = 0, seen_clock = 0;
+    for (uint32_t i = 0; i < m->nuops; i++) {
+        const ptx_uop *u = &m->uops[i];
+        if (u->op == PTX_OP_BAR && u->sub == PTX_BAR_RED_OR) {
+            assert_int_equal(u->type, PTX_T_PRED);
+            assert_int_equal(u->opd[0].kind, PTX_OPD_PRED);
+            seen_or++;
+        }
+        if (u->op == PTX_OP_ATOM && u->type == PTX_T_F64 && u->sub == PTX_ATOM_ADD) seen_f64++;
+        if (u->op == PTX_OP_TRAP) seen_trap++;
+        if (u->op == PTX_OP_MOV && u->opd[1].kind == PTX_OPD_SREG && u->opd[1].reg == PTX_SREG_CLOCK64)
+            seen_clock++;
+    }
+    assert_true(seen_or == 1 && seen_f64 == 1 && seen_trap == 1 && seen_clock == 2);
+    ptx_module_free(m);
+}
+
 static void test_print_uop(void **state)
 {
     (void)state;
@@ -633,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_perf_directives),
         cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_debug_sections_skipped),
+        cmocka_unit_test(test_features_sample),
         cmocka_unit_test(test_print_uop),
         cmocka_unit_test(test_parse_file_io_error),
     };

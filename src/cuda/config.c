@@ -1,0 +1,92 @@
+/*
+** config.c -- the simulated GPU and report options of the CUDA shims,
+** read once from WARPSIM_* environment variables (set by `warpsim exec`),
+** plus the messages both shims print.
+*/
+#include "cuda_internal.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WSC_DEFAULT_CC_MAJOR  8
+#define WSC_DEFAULT_CC_MINOR  6
+#define WSC_DEFAULT_SMS       15     /* same as libwarpsim's default */
+#define WSC_DEFAULT_CLOCK_MHZ 1400
+
+void wsc_msg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warpsim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+static bool env_flag(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Unsigned value of `name` in [lo, hi] into *out; a bad value is reported. */
+static void env_u32(const char *name, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end || v[0] == '-' || x < lo || x > hi) {
+        wsc_msg("ignoring %s='%s': expected an integer in [%u, %u]", name, v, lo, hi);
+        return;
+    }
+    *out = (uint32_t)x;
+}
+
+/* "sm_86", "compute_86" or "86" -> 8.6 */
+static void env_arch(wsc_config *c)
+{
+    const char *v = getenv(WSC_ENV_ARCH);
+    if (!v || !*v) return;
+    const char *d = v;
+    if (strncmp(d, "sm_", 3) == 0) d += 3;
+    else if (strncmp(d, "compute_", 8) == 0) d += 8;
+    char *end;
+    long x = strtol(d, &end, 10);
+    if (end == d || *end || x < 30 || x > 1299) {
+        wsc_msg("ignoring %s='%s': expected sm_XX (e.g. sm_86)", WSC_ENV_ARCH, v);
+        return;
+    }
+    c->cc_major = (int)(x / 10);
+    c->cc_minor = (int)(x % 10);
+}
+
+void wsc_config_read(wsc_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cc_major = WSC_DEFAULT_CC_MAJOR;
+    c->cc_minor = WSC_DEFAULT_CC_MINOR;
+    c->num_sms = WSC_DEFAULT_SMS;
+    c->clock_mhz = WSC_DEFAULT_CLOCK_MHZ;
+    const char *js = getenv(WSC_ENV_STATS_JSON);
+    if (js && *js) snprintf(c->stats_json, sizeof c->stats_json, "%s", js);
+    c->per_kernel = env_flag(WSC_ENV_PER_KERNEL);
+    c->quiet = env_flag(WSC_ENV_QUIET);
+    env_arch(c);
+    env_u32(WSC_ENV_SMS, 1, 4096, &c->num_sms);
+    env_u32(WSC_ENV_CLOCK_MHZ, 1, 100000, &c->clock_mhz);
+    env_u32(WSC_ENV_STACK, 16, 1u << 24, &c->stack_bytes);
+}
+
+ws_options wsc_config_options(const wsc_config *c)
+{
+    ws_options o;
+    memset(&o, 0, sizeof o);
+    o.printf_out = stdout;
+    o.num_sms = c->num_sms;
+    o.stack_bytes = c->stack_bytes;
+    o.max_shared_bytes = WSC_SHARED_PER_BLOCK;
+    return o;
+}

@@ -1,0 +1,122 @@
+/*
+** cuda_internal.h -- private header of the CUDA shims (src/cuda/): the
+** replacement runtime libcudart.so.13 (cudart_*.c) and the driver-API
+** subset libcuda.so.1 (driver.c).  Both sit on the public host API
+** (warpsim.h); fatbin.c, stats.c and config.c are compiled into each.
+*/
+#ifndef WS_CUDA_INTERNAL_H
+#define WS_CUDA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "warpsim.h"
+
+/* ------------------------------------------------------------------ */
+/* Configuration (config.c), read once from the environment            */
+/* ------------------------------------------------------------------ */
+
+/* `warpsim exec` sets these; a program can also be run with them by hand. */
+#define WSC_ENV_STATS_JSON  "WARPSIM_STATS_JSON"       /* write JSON report here */
+#define WSC_ENV_PER_KERNEL  "WARPSIM_STATS_PER_KERNEL" /* 1: a line per launch */
+#define WSC_ENV_QUIET       "WARPSIM_QUIET"            /* 1: no text report */
+#define WSC_ENV_ARCH        "WARPSIM_ARCH"             /* simulated GPU, e.g. sm_86 */
+#define WSC_ENV_SMS         "WARPSIM_SMS"              /* number of SMs */
+#define WSC_ENV_CLOCK_MHZ   "WARPSIM_CLOCK_MHZ"        /* nominal core clock */
+#define WSC_ENV_STACK       "WARPSIM_STACK"            /* per-thread local bytes */
+
+typedef struct wsc_config {
+    char stats_json[1024];  /* "" = no JSON file */
+    bool per_kernel;
+    bool quiet;
+    int cc_major, cc_minor; /* compute capability of the simulated GPU */
+    uint32_t num_sms;
+    uint32_t clock_mhz;
+    uint32_t stack_bytes;   /* 0 = library default */
+} wsc_config;
+
+/* Fill `c` from the environment; a bad value is reported on stderr and
+   the default kept (the program still runs). */
+void wsc_config_read(wsc_config *c);
+/* ws_options matching `c`. */
+ws_options wsc_config_options(const wsc_config *c);
+
+/* Device limits shared by props, attributes, occupancy and cuDevice*. */
+#define WSC_MAX_THREADS_PER_BLOCK 1024
+#define WSC_MAX_THREADS_PER_SM    2048
+#define WSC_MAX_BLOCKS_PER_SM     32
+#define WSC_SHARED_PER_BLOCK      (48 * 1024)
+#define WSC_SHARED_PER_SM         (64 * 1024)
+#define WSC_REGS_PER_SM           65536
+#define WSC_TOTAL_GLOBAL_MEM      (16ull << 30)
+#define WSC_TOTAL_CONST_MEM       (64 * 1024)
+#define WSC_L2_BYTES              (4 * 1024 * 1024)
+
+/* ------------------------------------------------------------------ */
+/* Fatbinary (fatbin.c)                                                */
+/* ------------------------------------------------------------------ */
+
+/* Find the PTX in the fatbinary behind `wrapper` (what nvcc hands to
+   __cudaRegisterFatBinary; a bare fatbin header is accepted too), choose
+   the newest entry whose architecture is <= cc_major*10+cc_minor and
+   return it as a NUL-terminated malloc'ed string in *ptx, with its
+   architecture in *arch.  On failure returns -1 with a message for people
+   in `err` (e.g. no PTX: which -gencode to add). */
+int wsc_fatbin_extract_ptx(const void *wrapper, int cc_major, int cc_minor,
+                           char **ptx, int *arch, char *err, size_t errlen);
+
+/* LZ4 block decompression (the fatbinary's older compression); returns
+   the number of bytes written or -1 on malformed input. */
+long wsc_lz4_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstcap);
+
+/* ------------------------------------------------------------------ */
+/* Statistics report (stats.c)                                         */
+/* ------------------------------------------------------------------ */
+
+typedef struct wsc_kstats {
+    char *name;
+    uint64_t launches, ctas, warps, warp_insns, thread_insns, cycles;
+} wsc_kstats;
+
+typedef struct wsc_launch_rec {
+    uint32_t kernel;         /* index into wsc_stats.kernels */
+    ws_dim3 grid, block;
+    uint64_t shared;         /* dynamic shared bytes */
+    ws_stats s;
+    uint64_t cycles;         /* nominal simulated cycles */
+    bool failed;
+} wsc_launch_rec;
+
+typedef struct wsc_stats {
+    wsc_kstats *kernels;     /* in order of first launch */
+    uint32_t nkernels, cap_kernels;
+    wsc_launch_rec *launches;  /* kept only when per_kernel */
+    uint64_t nlaunches, cap_launches;
+    uint64_t total_launches;
+    uint64_t cycles;         /* simulated clock: sum over launches */
+} wsc_stats;
+
+/* Nominal simulated cycles of a launch: one warp instruction per SM per
+   cycle over the SMs the grid can occupy (see stats.c). */
+uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms);
+/* Record a finished (or faulted) launch; prints its line when per_kernel. */
+void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_dim3 grid,
+                   ws_dim3 block, size_t shared, const ws_stats *s, bool failed);
+/* Text summary on `out` unless quiet, and the JSON file if configured. */
+void wsc_stats_report(const wsc_stats *st, const wsc_config *c, const char *api, FILE *out);
+void wsc_stats_free(wsc_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Calls the shim does not implement (stubs generated by cmake/cuda.cmake)*/
+/* ------------------------------------------------------------------ */
+
+/* Print once per name that `name` is not supported; return 801
+   (cudaErrorNotSupported / CUDA_ERROR_NOT_SUPPORTED). */
+int wsc_cudart_unsupported(const char *name);
+int wsc_driver_unsupported(const char *name);
+
+/* "warpsim: " + message on stderr. */
+void wsc_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* WS_CUDA_INTERNAL_H */

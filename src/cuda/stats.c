@@ -1,0 +1,187 @@
+/*
+** stats.c -- the statistics report of a CUDA program run on the
+** simulator: per kernel (in order of first launch) and optionally per
+** launch, as text on stderr (the program's stdout stays clean) and as
+** JSON.  Everything printed is a pure function of the launches, so the
+** report is deterministic.
+*/
+#include "cuda_internal.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+** Simulated time before the timing model exists: every SM the grid can
+** occupy (min(SMs, CTAs)) retires one warp instruction per cycle, so a
+** launch takes ceil(warp instructions / those SMs) cycles.  Crude but
+** deterministic and monotone in work; cudaEvent timings use it.
+*/
+uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms)
+{
+    uint64_t sms = s->ctas < num_sms ? s->ctas : num_sms;
+    if (sms == 0) sms = 1;
+    return (s->warp_insns + sms - 1) / sms;
+}
+
+static int stats_kernel(wsc_stats *st, const char *name)
+{
+    for (uint32_t i = 0; i < st->nkernels; i++)
+        if (strcmp(st->kernels[i].name, name) == 0) return (int)i;
+    if (st->nkernels == st->cap_kernels) {
+        uint32_t cap = st->cap_kernels ? st->cap_kernels * 2 : 16;
+        wsc_kstats *k = realloc(st->kernels, cap * sizeof *k);
+        if (!k) return -1;
+        st->kernels = k;
+        st->cap_kernels = cap;
+    }
+    wsc_kstats *k = &st->kernels[st->nkernels];
+    memset(k, 0, sizeof *k);
+    if (!(k->name = strdup(name))) return -1;
+    return (int)st->nkernels++;
+}
+
+static void stats_keep_launch(wsc_stats *st, const wsc_launch_rec *r)
+{
+    if (st->nlaunches == st->cap_launches) {
+        uint64_t cap = st->cap_launches ? st->cap_launches * 2 : 64;
+        wsc_launch_rec *l = realloc(st->launches, cap * sizeof *l);
+        if (!l) return;   /* the per-launch list is best effort */
+        st->launches = l;
+        st->cap_launches = cap;
+    }
+    st->launches[st->nlaunches++] = *r;
+}
+
+void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_dim3 grid,
+                   ws_dim3 block, size_t shared, const ws_stats *s, bool failed)
+{
+    int ki = stats_kernel(st, kernel);
+    if (ki < 0) return;
+    wsc_kstats *k = &st->kernels[ki];
+    uint64_t cycles = wsc_launch_cycles(s, c->num_sms);
+    k->launches++;
+    k->ctas += s->ctas;
+    k->warps += s->warps;
+    k->warp_insns += s->warp_insns;
+    k->thread_insns += s->thread_insns;
+    k->cycles += cycles;
+    st->cycles += cycles;
+    st->total_launches++;
+    if (!c->per_kernel) return;
+    wsc_launch_rec r = { .kernel = (uint32_t)ki, .grid = grid, .block = block,
+                         .shared = shared, .s = *s, .cycles = cycles, .failed = failed };
+    stats_keep_launch(st, &r);
+    if (!c->quiet)
+        fprintf(stderr, "warpsim: launch %" PRIu64 ": %s grid (%u,%u,%u) block (%u,%u,%u)"
+                " shared %zu: %" PRIu64 " warp instructions, %" PRIu64 " thread "
+                "instructions, %" PRIu64 " cycles%s\n", st->total_launches, kernel,
+                grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, s->warp_insns,
+                s->thread_insns, cycles, failed ? " (FAILED)" : "");
+}
+
+/* ------------------------------------------------------------------ */
+/* Output                                                              */
+/* ------------------------------------------------------------------ */
+
+static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
+{
+    uint64_t w = 0, t = 0;
+    fprintf(out, "warpsim: ---- statistics: %" PRIu64 " launch%s of %u kernel%s on "
+            "sm_%d%d, %u SMs (functional emulation; cycles: 1 warp instruction per SM "
+            "per cycle) ----\n", st->total_launches, st->total_launches == 1 ? "" : "es",
+            st->nkernels, st->nkernels == 1 ? "" : "s", c->cc_major, c->cc_minor,
+            c->num_sms);
+    for (uint32_t i = 0; i < st->nkernels; i++) {
+        const wsc_kstats *k = &st->kernels[i];
+        fprintf(out, "warpsim: %s: %" PRIu64 " launch%s, %" PRIu64 " CTAs, %" PRIu64
+                " warps, %" PRIu64 " warp instructions, %" PRIu64 " thread instructions, %"
+                PRIu64 " cycles\n", k->name, k->launches, k->launches == 1 ? "" : "es",
+                k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+        w += k->warp_insns;
+        t += k->thread_insns;
+    }
+    fprintf(out, "warpsim: total: %" PRIu64 " warp instructions, %" PRIu64 " thread "
+            "instructions, %" PRIu64 " cycles (%.6f ms at %u MHz)\n", w, t, st->cycles,
+            (double)st->cycles / (c->clock_mhz * 1000.0), c->clock_mhz);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_counts(FILE *f, uint64_t ctas, uint64_t warps, uint64_t wi, uint64_t ti,
+                        uint64_t cycles)
+{
+    fprintf(f, "\"ctas\": %" PRIu64 ", \"warps\": %" PRIu64 ", \"warp_insns\": %" PRIu64
+            ", \"thread_insns\": %" PRIu64 ", \"cycles\": %" PRIu64, ctas, warps, wi, ti,
+            cycles);
+}
+
+static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
+{
+    uint64_t ctas = 0, warps = 0, wi = 0, ti = 0;
+    fprintf(f, "{\n  \"simulator\": \"warpsim\",\n  \"version\": \"%s\",\n  \"api\": ",
+            WS_VERSION_STRING);
+    json_str(f, api);
+    fprintf(f, ",\n  \"gpu\": {\"arch\": \"sm_%d%d\", \"sms\": %u, \"clock_mhz\": %u},\n"
+            "  \"time_model\": \"nominal: 1 warp instruction per SM per cycle\",\n"
+            "  \"kernels\": [", c->cc_major, c->cc_minor, c->num_sms, c->clock_mhz);
+    for (uint32_t i = 0; i < st->nkernels; i++) {
+        const wsc_kstats *k = &st->kernels[i];
+        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+        json_str(f, k->name);
+        fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
+        json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+        fputc('}', f);
+        ctas += k->ctas; warps += k->warps; wi += k->warp_insns; ti += k->thread_insns;
+    }
+    fprintf(f, "%s],\n", st->nkernels ? "\n  " : "");
+    if (c->per_kernel) {
+        fprintf(f, "  \"launches\": [");
+        for (uint64_t i = 0; i < st->nlaunches; i++) {
+            const wsc_launch_rec *r = &st->launches[i];
+            fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
+            json_str(f, st->kernels[r->kernel].name);
+            fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+                    "\"dynamic_shared\": %" PRIu64 ", \"failed\": %s, ", r->grid.x,
+                    r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
+                    r->failed ? "true" : "false");
+            json_counts(f, r->s.ctas, r->s.warps, r->s.warp_insns, r->s.thread_insns,
+                        r->cycles);
+            fputc('}', f);
+        }
+        fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
+    }
+    fprintf(f, "  \"total\": {\"launches\": %" PRIu64 ", ", st->total_launches);
+    json_counts(f, ctas, warps, wi, ti, st->cycles);
+    fprintf(f, "}\n}\n");
+}
+
+void wsc_stats_report(const wsc_stats *st, const wsc_config *c, const char *api, FILE *out)
+{
+    if (!c->quiet) stats_text(st, c, out);
+    if (!c->stats_json[0]) return;
+    FILE *f = fopen(c->stats_json, "w");
+    if (!f) {
+        wsc_msg("cannot write the statistics to '%s'", c->stats_json);
+        return;
+    }
+    stats_json(st, c, api, f);
+    if (fclose(f) != 0) wsc_msg("error writing the statistics to '%s'", c->stats_json);
+}
+
+void wsc_stats_free(wsc_stats *st)
+{
+    for (uint32_t i = 0; i < st->nkernels; i++) free(st->kernels[i].name);
+    free(st->kernels);
+    free(st->launches);
+    memset(st, 0, sizeof *st);
+}
