@@ -10,7 +10,7 @@ set -euo pipefail
 secs=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${WS_FUZZ_BUILD:-$root/build-fuzz}
-flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined"
+flags="-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 
 CC=clang cmake -S "$root" -B "$build" -DWS_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_C_FLAGS="$flags" >/dev/null

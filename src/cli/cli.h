@@ -27,6 +27,7 @@ int cli_cmd_kernels(int argc, char **argv);
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_emu_bench(int argc, char **argv);
+int cli_cmd_exec(int argc, char **argv);
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

@@ -23,6 +23,8 @@ static const cli_command commands[] = {
      "run one kernel with arguments from the command line"},
     {"demo", cli_cmd_demo, "",
      "run the bundled kernels (vector add, reduction, BFS) and check them"},
+    {"exec", cli_cmd_exec, "[options] -- PROGRAM [ARGS...]",
+     "run a CUDA program (nvcc -cudart shared) on the simulator"},
     {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",
      "functional emulation speed benchmark (thread-instructions per second)"},
     {NULL, NULL, NULL, NULL}

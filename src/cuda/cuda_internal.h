@@ -53,6 +53,12 @@ ws_options wsc_config_options(const wsc_config *c);
 #define WSC_TOTAL_CONST_MEM       (64 * 1024)
 #define WSC_L2_BYTES              (4 * 1024 * 1024)
 
+/* The simulated GPU as the APIs describe it (device.c).  Attribute
+   numbers are cudaDevAttr* = CU_DEVICE_ATTRIBUTE_*; -1 if unknown. */
+int wsc_device_attr(const wsc_config *c, int attr, int *value);
+void wsc_device_name(const wsc_config *c, char *buf, size_t len);
+void wsc_device_props(const wsc_config *c, void *cuda_device_prop);
+
 /* ------------------------------------------------------------------ */
 /* Fatbinary (fatbin.c)                                                */
 /* ------------------------------------------------------------------ */
@@ -75,7 +81,8 @@ long wsc_lz4_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_t 
 /* ------------------------------------------------------------------ */
 
 typedef struct wsc_kstats {
-    char *name;
+    char *name;              /* as in the PTX (mangled) */
+    char *pretty;            /* demangled when the C++ runtime can, else NULL */
     uint64_t launches, ctas, warps, warp_insns, thread_insns, cycles;
 } wsc_kstats;
 

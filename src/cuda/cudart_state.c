@@ -213,3 +213,11 @@ WSC_API cudaError_t cudaDriverGetVersion(int *v)
 /* The simulator always "profiles": the markers are accepted and ignored. */
 WSC_API cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
 WSC_API cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* Returns a struct, so it cannot be left to the int-returning stubs. */
+WSC_API struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                           enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = { x, y, z, w, f };
+    return d;
+}

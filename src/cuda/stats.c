@@ -6,6 +6,7 @@
 ** report is deterministic.
 */
 #include "cuda_internal.h"
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,23 @@ uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms)
     return (s->warp_insns + sms - 1) / sms;
 }
 
+/* Demangled C++ name, through the program's own C++ runtime when it has
+   one (nvcc programs do); NULL otherwise. */
+static char *demangle(const char *name)
+{
+    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+    if (strncmp(name, "_Z", 2) != 0) return NULL;
+    demangle_fn fn = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+    if (!fn) return NULL;
+    int status = -1;
+    char *d = fn(name, NULL, NULL, &status);
+    if (status == 0) return d;
+    free(d);
+    return NULL;
+}
+
+static const char *pretty(const wsc_kstats *k) { return k->pretty ? k->pretty : k->name; }
+
 static int stats_kernel(wsc_stats *st, const char *name)
 {
     for (uint32_t i = 0; i < st->nkernels; i++)
@@ -37,6 +55,7 @@ static int stats_kernel(wsc_stats *st, const char *name)
     wsc_kstats *k = &st->kernels[st->nkernels];
     memset(k, 0, sizeof *k);
     if (!(k->name = strdup(name))) return -1;
+    k->pretty = demangle(name);
     return (int)st->nkernels++;
 }
 
@@ -74,7 +93,7 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
     if (!c->quiet)
         fprintf(stderr, "warpsim: launch %" PRIu64 ": %s grid (%u,%u,%u) block (%u,%u,%u)"
                 " shared %zu: %" PRIu64 " warp instructions, %" PRIu64 " thread "
-                "instructions, %" PRIu64 " cycles%s\n", st->total_launches, kernel,
+                "instructions, %" PRIu64 " cycles%s\n", st->total_launches, pretty(k),
                 grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, s->warp_insns,
                 s->thread_insns, cycles, failed ? " (FAILED)" : "");
 }
@@ -95,7 +114,7 @@ static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
         const wsc_kstats *k = &st->kernels[i];
         fprintf(out, "warpsim: %s: %" PRIu64 " launch%s, %" PRIu64 " CTAs, %" PRIu64
                 " warps, %" PRIu64 " warp instructions, %" PRIu64 " thread instructions, %"
-                PRIu64 " cycles\n", k->name, k->launches, k->launches == 1 ? "" : "es",
+                PRIu64 " cycles\n", pretty(k), k->launches, k->launches == 1 ? "" : "es",
                 k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
         w += k->warp_insns;
         t += k->thread_insns;
@@ -138,6 +157,10 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
         const wsc_kstats *k = &st->kernels[i];
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
         json_str(f, k->name);
+        if (k->pretty) {
+            fprintf(f, ", \"demangled\": ");
+            json_str(f, k->pretty);
+        }
         fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
         json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
         fputc('}', f);
@@ -180,7 +203,10 @@ void wsc_stats_report(const wsc_stats *st, const wsc_config *c, const char *api,
 
 void wsc_stats_free(wsc_stats *st)
 {
-    for (uint32_t i = 0; i < st->nkernels; i++) free(st->kernels[i].name);
+    for (uint32_t i = 0; i < st->nkernels; i++) {
+        free(st->kernels[i].name);
+        free(st->kernels[i].pretty);
+    }
     free(st->kernels);
     free(st->launches);
     memset(st, 0, sizeof *st);

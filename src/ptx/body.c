@@ -369,6 +369,9 @@ static int parse_call(ptx_parser *p, uint32_t ui)
         return ptx_err_tok(p, callee, "indirect calls through a register are not supported");
     if (s->kind != PTX_SYM_FUNC)
         return ptx_err_tok(p, callee, "'%.*s' is not a function", (int)callee->len, ptx_tok_text(p, callee));
+    if (p->m->funcs[s->val].is_entry)
+        return ptx_err_tok(p, callee, "cannot call kernel '%.*s' (.entry)", (int)callee->len,
+                           ptx_tok_text(p, callee));
     tmp.callee = (uint32_t)s->val;
     if (ptx_is_punct(ptx_peek(p), ',')) {
         ptx_next(p);
@@ -415,13 +418,17 @@ static int parse_guard(ptx_parser *p, ptx_uop *u)
 
 /* ld.param/st.param on frame variables, or anywhere in a .func, are
    call-frame accesses in the local space. */
-static void fix_param_space(ptx_parser *p, ptx_uop *u)
+static int fix_param_space(ptx_parser *p, ptx_uop *u, const ptx_token *mn)
 {
-    if (u->space != PTX_SPACE_PARAM) return;
-    if (u->op != PTX_OP_LD && u->op != PTX_OP_ST) return;
+    if (u->space != PTX_SPACE_PARAM) return 0;
+    if (u->op != PTX_OP_LD && u->op != PTX_OP_ST) return 0;
     const ptx_operand *a = &u->opd[u->op == PTX_OP_LD ? 1 : 0];
+    if (a->sym >= 0)
+        return ptx_err_tok(p, mn, "%s.param needs a parameter, not variable '%s'",
+                           ptx_opcode_names[u->op], p->m->vars[a->sym].name);
     if ((a->flags & PTX_OPD_F_FRAME) || !p->m->funcs[p->fn].is_entry)
         u->space = PTX_SPACE_LOCAL;
+    return 0;
 }
 
 static int parse_instruction(ptx_parser *p)
@@ -480,8 +487,7 @@ static int parse_instruction(ptx_parser *p)
     u = &p->m->uops[ui];
     u->nopd = (uint8_t)n;
     if (ptx_check_operands(p, u, mn, lit, opd_tok) < 0) return -1;
-    fix_param_space(p, u);
-    return 0;
+    return fix_param_space(p, u, mn);
 }
 
 /* ------------------------------------------------------------------ */

@@ -329,7 +329,7 @@ static int parse_init_scalar(ptx_parser *p, init_list *il)
     const ptx_token *t = ptx_peek(p);
     ptx_literal l = { .present = true };
     if (t->kind == PTX_TK_INT) {
-        l.bits = neg ? (uint64_t)-(int64_t)t->ival : t->ival;
+        l.bits = neg ? (uint64_t)0 - t->ival : t->ival;
     } else if (t->kind == PTX_TK_FLOAT) {
         l.fkind = t->fkind;
         l.bits = t->ival;

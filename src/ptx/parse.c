@@ -108,7 +108,7 @@ int ptx_parse_int(ptx_parser *p, int64_t *v, const char *what)
         return ptx_err_tok(p, t, "expected %s, found %s", what, ptx_tok_describe(p, t, buf, sizeof buf));
     }
     ptx_next(p);
-    *v = neg ? -(int64_t)t->ival : (int64_t)t->ival;
+    *v = (int64_t)(neg ? (uint64_t)0 - t->ival : t->ival);
     return 0;
 }
 
@@ -534,7 +534,8 @@ static int parse_function(ptx_parser *p, bool is_entry, bool is_extern, bool is_
     if (ptx_is_punct(ptx_peek(p), ';')) {
         ptx_next(p);
         if (!is_entry && layout_func_params(p, f, name) < 0) return -1;
-        f->frame_size = (uint32_t)ptx_align_up(p->frame_max, 16);
+        if (f->is_extern)   /* a declaration after the definition keeps its frame */
+            f->frame_size = (uint32_t)ptx_align_up(p->frame_max, 16);
         return 0;
     }
     if (!ptx_is_punct(ptx_peek(p), '{')) {

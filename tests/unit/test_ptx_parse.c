@@ -613,6 +613,27 @@ static void test_features_sample(void **state)
     ptx_module_free(m);
 }
 
+/* a declaration after the definition changes nothing; kernels cannot be called */
+static void test_redeclaration(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_text(HDR
+        ".func (.param .b32 r) f(.param .b32 a)\n{\n .local .align 4 .b8 d[32];\n ret;\n}\n"
+        ".func (.param .b32 r) f(.param .b32 b);\n");
+    const ptx_func *f = func(m, "f");
+    assert_false(f->is_extern);
+    assert_int_equal(f->frame_size, 48);          /* r 0..4, a 4..8, d 8..40 */
+    assert_string_equal(f->params[0].name, "b");
+    int d = -1;
+    for (uint32_t i = 0; i < m->nvars; i++)
+        if (!strcmp(m->vars[i].name, "d")) d = (int)i;
+    assert_true(d >= 0);
+    assert_int_equal(m->vars[d].space, PTX_SPACE_LOCAL);
+    assert_int_equal(m->vars[d].frame_off, 8);
+    assert_int_equal(m->vars[d].func, 0);
+    ptx_module_free(m);
+}
+
 static void test_print_uop(void **state)
 {
     (void)state;
@@ -661,6 +682,7 @@ int main(void)
         cmocka_unit_test(test_modifiers),
         cmocka_unit_test(test_debug_sections_skipped),
         cmocka_unit_test(test_features_sample),
+        cmocka_unit_test(test_redeclaration),
         cmocka_unit_test(test_print_uop),
         cmocka_unit_test(test_parse_file_io_error),
     };

@@ -1,0 +1,169 @@
+/*
+** cmd_exec.c -- `warpsim exec [options] -- ./program args...`: run an
+** unmodified CUDA program (built with `nvcc -cudart shared`, or a C program
+** using the driver API) on the simulator.  The shim libraries (libcudart.so.13,
+** libcuda.so.1) go first on LD_LIBRARY_PATH, the options become WARPSIM_*
+** environment variables read by the shims, and the program replaces this
+** process, so its output and exit status come through unchanged.
+*/
+#include "cli.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXEC_CANNOT_RUN 127   /* like a shell: the program could not start */
+
+static const char exec_usage[] =
+    "usage: warpsim exec [options] [--] PROGRAM [ARGS...]\n"
+    "  Run a CUDA program on the simulator.  Build it with `nvcc -cudart shared`\n"
+    "  (CUDA 13); its fatbinary must contain PTX (the default, or add\n"
+    "  -gencode arch=compute_XX,code=compute_XX).  Driver-API programs linked\n"
+    "  with -lcuda work too.  A statistics report goes to stderr at exit.\n"
+    "  --stats-json FILE   also write the statistics as JSON to FILE\n"
+    "  --per-kernel        report every launch as it finishes (and list the\n"
+    "                      launches in the JSON)\n"
+    "  --quiet             no text report (the JSON file is still written)\n"
+    "  --arch sm_XX        compute capability of the simulated GPU (default sm_86);\n"
+    "                      the newest PTX in the program not newer than it is used\n"
+    "  --sms N             number of SMs (default 15)\n"
+    "  --clock-mhz N       nominal clock for simulated time (default 1400); until\n"
+    "                      the timing model exists a launch takes one cycle per\n"
+    "                      warp instruction per SM it occupies\n"
+    "  --stack BYTES       per-thread local memory (default 1024)\n"
+    "  --lib-dir DIR       where libcudart.so.13 and libcuda.so.1 are (default: the\n"
+    "                      lib/ folder next to the warpsim binary, or ../lib)\n"
+    "  Exit status: the program's own; 2 on a usage error, 127 if it cannot start.\n";
+
+static const cli_opt exec_opts[] = {
+    {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
+    {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
+    {"lib-dir", true}, {NULL, false}
+};
+
+/* 1 if DIR holds the runtime shim. */
+static int has_shim(const char *dir)
+{
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "%s/libcudart.so.13", dir) >= (int)sizeof path) return 0;
+    return access(path, R_OK) == 0;
+}
+
+/* The shim folder next to the running binary: <bin>/lib or <bin>/../lib. */
+static int find_lib_dir(char *out, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    const char *tails[] = {"/lib", "/../lib"};
+    for (size_t i = 0; i < 2; i++) {
+        char cand[PATH_MAX];
+        if (snprintf(cand, sizeof cand, "%s%s", exe, tails[i]) >= (int)sizeof cand) continue;
+        if (has_shim(cand) && realpath(cand, out) && strlen(out) < len) return 0;
+    }
+    return -1;
+}
+
+/* Check an option value and export it as `env`; false on a bad value. */
+static bool export_u64(const char *opt, const char *v, uint64_t lo, uint64_t hi,
+                       const char *env)
+{
+    uint64_t x;
+    if (!cli_parse_u64(v, hi, &x) || x < lo) {
+        cli_error("exec", "--%s '%s': expected an integer in [%llu, %llu]", opt, v,
+                  (unsigned long long)lo, (unsigned long long)hi);
+        return false;
+    }
+    setenv(env, v, 1);
+    return true;
+}
+
+static bool valid_arch(const char *v)
+{
+    const char *d = strncmp(v, "sm_", 3) == 0 ? v + 3 : v;
+    int64_t x;
+    return cli_parse_i64(d, 30, 1299, &x);
+}
+
+/* Apply one option; returns false on a bad value. */
+static bool apply_opt(const char *name, const char *v, const char **lib_dir)
+{
+    if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
+    else if (strcmp(name, "per-kernel") == 0) setenv("WARPSIM_STATS_PER_KERNEL", "1", 1);
+    else if (strcmp(name, "quiet") == 0) setenv("WARPSIM_QUIET", "1", 1);
+    else if (strcmp(name, "lib-dir") == 0) *lib_dir = v;
+    else if (strcmp(name, "arch") == 0) {
+        if (!valid_arch(v)) {
+            cli_error("exec", "--arch '%s': expected sm_XX, e.g. sm_75 or sm_86", v);
+            return false;
+        }
+        setenv("WARPSIM_ARCH", v, 1);
+    } else if (strcmp(name, "sms") == 0)
+        return export_u64(name, v, 1, 4096, "WARPSIM_SMS");
+    else if (strcmp(name, "clock-mhz") == 0)
+        return export_u64(name, v, 1, 100000, "WARPSIM_CLOCK_MHZ");
+    else if (strcmp(name, "stack") == 0)
+        return export_u64(name, v, 16, 1u << 24, "WARPSIM_STACK");
+    return true;
+}
+
+/* Put `dir` first on LD_LIBRARY_PATH. */
+static bool prepend_lib_path(const char *dir)
+{
+    const char *old = getenv("LD_LIBRARY_PATH");
+    size_t n = strlen(dir) + (old ? strlen(old) : 0) + 2;
+    char *v = malloc(n);
+    if (!v) return false;
+    snprintf(v, n, "%s%s%s", dir, old && *old ? ":" : "", old && *old ? old : "");
+    int rc = setenv("LD_LIBRARY_PATH", v, 1);
+    free(v);
+    return rc == 0;
+}
+
+int cli_cmd_exec(int argc, char **argv)
+{
+    cli_iter it;
+    const char *name, *value, *lib_dir = NULL;
+    int r, prog = -1;
+    cli_iter_init(&it, argc, argv, exec_opts);
+    while (prog < 0 && (r = cli_iter_next(&it, &name, &value)) != CLI_ITER_END) {
+        if (r == CLI_ITER_ERROR) return CLI_EXIT_USAGE;
+        if (r == CLI_ITER_POSITIONAL) { prog = it.i - 1; break; }
+        if (strcmp(name, "help") == 0) { fputs(exec_usage, stdout); return CLI_EXIT_OK; }
+        if (!apply_opt(name, value, &lib_dir)) return CLI_EXIT_USAGE;
+    }
+    if (prog < 0) {
+        cli_error("exec", "no program given");
+        fputs(exec_usage, stderr);
+        return CLI_EXIT_USAGE;
+    }
+    char dir[PATH_MAX];
+    if (lib_dir) {
+        if (!has_shim(lib_dir)) {
+            cli_error("exec", "--lib-dir '%s' holds no libcudart.so.13", lib_dir);
+            return CLI_EXIT_USAGE;
+        }
+        snprintf(dir, sizeof dir, "%s", lib_dir);
+    } else if (getenv("WARPSIM_LIB_DIR") && has_shim(getenv("WARPSIM_LIB_DIR")))
+        snprintf(dir, sizeof dir, "%s", getenv("WARPSIM_LIB_DIR"));
+    else if (find_lib_dir(dir, sizeof dir)) {
+        cli_error("exec", "cannot find the CUDA shim libraries (libcudart.so.13) in lib/ or "
+                  "../lib next to the warpsim binary; were they built (they need the CUDA "
+                  "13 headers and libzstd)? Use --lib-dir DIR");
+        return EXEC_CANNOT_RUN;
+    }
+    if (!prepend_lib_path(dir)) {
+        cli_error("exec", "out of memory setting LD_LIBRARY_PATH");
+        return EXEC_CANNOT_RUN;
+    }
+    fflush(NULL);
+    execvp(argv[prog], argv + prog);
+    cli_error("exec", "cannot run '%s': %s", argv[prog], strerror(errno));
+    return EXEC_CANNOT_RUN;
+}

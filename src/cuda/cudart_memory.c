@@ -1,0 +1,420 @@
+/*
+** cudart_memory.c -- device, host and managed memory of the CUDA runtime:
+** cudaMalloc/Free, the copies (plain, async, 2D, to/from symbols), memset
+** and symbol queries.  Every "async" call completes before it returns:
+** the functional simulator has no concurrency, so stream order holds.
+*/
+#include "cudart_internal.h"
+#include "emu/emu.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Device addresses (global heap and constant bank) live in this range of
+   the simulator's address space (emu.h); no host pointer does, except
+   managed memory that is mapped there on purpose. */
+static bool in_device_range(const void *p)
+{
+    uintptr_t a = (uintptr_t)p;
+    return a >= EMU_GLOBAL_HEAP_BASE && a < EMU_CONST_WINDOW + EMU_WINDOW_SIZE;
+}
+
+wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < rt->nmanaged; i++) {
+        wsc_managed *m = &rt->managed[i];
+        uintptr_t h = (uintptr_t)m->host;
+        if (a >= h && a - h <= m->bytes && n <= m->bytes - (a - h)) return m;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation                                                          */
+/* ------------------------------------------------------------------ */
+
+WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
+{
+    wsc_runtime *rt = wsc_rt();
+    if (!p) return wsc_err(cudaErrorInvalidValue);
+    *p = NULL;
+    if (rt->sticky) return wsc_sticky(rt);
+    ws_ctx *ctx = wsc_ctx(rt);
+    if (!ctx) return cudaErrorMemoryAllocation;
+    if (bytes == 0) return cudaSuccess;   /* CUDA gives NULL for 0 bytes */
+    ws_devptr d;
+    ws_status st = ws_malloc(ctx, bytes, &d);
+    if (st) return wsc_ws_fail(rt, st, "cudaMalloc");
+    *p = (void *)(uintptr_t)d;
+    return cudaSuccess;
+}
+
+static int managed_add(wsc_runtime *rt, const wsc_managed *m)
+{
+    if (rt->nmanaged == rt->cap_managed) {
+        int cap = rt->cap_managed ? rt->cap_managed * 2 : 16;
+        wsc_managed *a = realloc(rt->managed, (size_t)cap * sizeof *a);
+        if (!a) return -1;
+        rt->managed = a;
+        rt->cap_managed = cap;
+    }
+    rt->managed[rt->nmanaged++] = *m;
+    return 0;
+}
+
+static void managed_release(wsc_runtime *rt, wsc_managed *m)
+{
+    if (m->map_len) {
+        munmap(m->host, m->map_len);
+        if (rt->ctx) ws_free(rt->ctx, m->dev_base);
+    } else
+        free(m->host);
+}
+
+/*
+** Map host memory at the device address itself: allocate a page more
+** than needed so a page-aligned range lies inside one device allocation,
+** then ask the kernel for exactly that host range.
+*/
+cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const char *fn)
+{
+    ws_ctx *ctx = wsc_ctx(rt);
+    if (!ctx) return cudaErrorMemoryAllocation;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t len = (bytes + pg - 1) / pg * pg;
+    ws_devptr base;
+    ws_status st = ws_malloc(ctx, len + pg, &base);
+    if (st) return wsc_ws_fail(rt, st, fn);
+    uintptr_t at = (uintptr_t)((base + pg - 1) / pg * pg);
+    void *h = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (h != (void *)at) {
+        if (h != MAP_FAILED) munmap(h, len);
+        ws_free(ctx, base);
+        return wsc_fail(cudaErrorMemoryAllocation, fn, "cannot map managed memory at device "
+                        "address %p (the host already uses that range, e.g. under "
+                        "AddressSanitizer); use cudaMalloc + cudaMemcpy", (void *)at);
+    }
+    wsc_managed m = { .host = h, .dev = at, .bytes = bytes, .dev_base = base,
+                      .map_len = len };
+    if (managed_add(rt, &m)) {
+        munmap(h, len);
+        ws_free(ctx, base);
+        return wsc_err(cudaErrorMemoryAllocation);
+    }
+    *out = h;
+    return cudaSuccess;
+}
+
+cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, void **out)
+{
+    void *h = calloc(1, bytes ? bytes : 1);
+    wsc_managed m = { .host = h, .dev = dev, .bytes = bytes };
+    if (!h || managed_add(rt, &m)) { free(h); return cudaErrorMemoryAllocation; }
+    *out = h;
+    return cudaSuccess;
+}
+
+cudaError_t wsc_managed_push(wsc_runtime *rt)
+{
+    for (int i = 0; i < rt->nmanaged; i++) {
+        wsc_managed *m = &rt->managed[i];
+        ws_status st = ws_memcpy_htod(rt->ctx, m->dev, m->host, m->bytes);
+        if (st) return wsc_ws_fail(rt, st, "managed memory");
+    }
+    return cudaSuccess;
+}
+
+void wsc_managed_pull(wsc_runtime *rt)
+{
+    for (int i = 0; i < rt->nmanaged; i++)
+        ws_memcpy_dtoh(rt->ctx, rt->managed[i].host, rt->managed[i].dev, rt->managed[i].bytes);
+}
+
+void wsc_managed_free_all(wsc_runtime *rt)
+{
+    for (int i = 0; i < rt->nmanaged; i++) managed_release(rt, &rt->managed[i]);
+    free(rt->managed);
+    rt->managed = NULL;
+    rt->nmanaged = rt->cap_managed = 0;
+}
+
+WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags)
+{
+    (void)flags;
+    wsc_runtime *rt = wsc_rt();
+    if (!p || bytes == 0) return wsc_err(cudaErrorInvalidValue);
+    *p = NULL;
+    if (rt->sticky) return wsc_sticky(rt);
+    return wsc_managed_alloc(rt, bytes, p, "cudaMallocManaged");
+}
+
+WSC_API cudaError_t cudaFree(void *p)
+{
+    wsc_runtime *rt = wsc_rt();
+    if (!p) return cudaSuccess;
+    for (int i = 0; i < rt->nmanaged; i++)
+        if (rt->managed[i].host == p && rt->managed[i].map_len) {
+            managed_release(rt, &rt->managed[i]);
+            rt->managed[i] = rt->managed[--rt->nmanaged];
+            return cudaSuccess;
+        }
+    if (!rt->ctx || !in_device_range(p))
+        return wsc_fail(cudaErrorInvalidDevicePointer, "cudaFree", "%p is not device memory",
+                        p);
+    ws_status st = ws_free(rt->ctx, (ws_devptr)(uintptr_t)p);
+    return st ? wsc_ws_fail(rt, st, "cudaFree") : cudaSuccess;
+}
+
+/* Pinned host memory is ordinary host memory to a simulator. */
+WSC_API cudaError_t cudaMallocHost(void **p, size_t bytes)
+{
+    if (!p) return wsc_err(cudaErrorInvalidValue);
+    *p = malloc(bytes ? bytes : 1);
+    return *p ? cudaSuccess : wsc_err(cudaErrorMemoryAllocation);
+}
+
+WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
+{
+    if (flags & cudaHostAllocMapped)
+        wsc_msg("cudaHostAlloc: cudaHostAllocMapped is ignored: kernels cannot reach host "
+                "memory in the simulator (cudaHostGetDevicePointer is not supported)");
+    return cudaMallocHost(p, bytes);
+}
+
+WSC_API cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+
+WSC_API cudaError_t cudaHostRegister(void *p, size_t n, unsigned int f)
+{
+    (void)p; (void)n; (void)f;
+    return cudaSuccess;
+}
+
+WSC_API cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
+
+WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+    if (!pitch) return wsc_err(cudaErrorInvalidValue);
+    *pitch = (width + 255) / 256 * 256;
+    return cudaMalloc(p, *pitch * height);
+}
+
+WSC_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
+    if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------------ */
+/* Copies                                                              */
+/* ------------------------------------------------------------------ */
+
+/* Is `p` (n bytes) on the device for a copy of direction `said`?
+   Managed memory counts as host memory between launches. */
+static cudaError_t side(wsc_runtime *rt, const char *fn, const char *which, const void *p,
+                        size_t n, bool said_device, enum cudaMemcpyKind kind, bool *dev)
+{
+    bool managed = wsc_managed_find(rt, p, n) != NULL;
+    bool devrange = in_device_range(p) && !managed;
+    *dev = kind == cudaMemcpyDefault ? devrange : said_device && !managed;
+    if (!*dev && devrange)
+        return wsc_fail(cudaErrorInvalidValue, fn, "the %s %p is device memory but the copy "
+                        "kind (%d) says host", which, p, (int)kind);
+    return cudaSuccess;
+}
+
+static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *src,
+                        size_t n, enum cudaMemcpyKind kind)
+{
+    if (rt->sticky) return wsc_sticky(rt);
+    if (n == 0) return cudaSuccess;
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return wsc_fail(cudaErrorInvalidMemcpyDirection, fn, "bad copy kind %d", (int)kind);
+    bool dd, sd;
+    cudaError_t e = side(rt, fn, "destination", dst, n,
+                         kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice,
+                         kind, &dd);
+    if (!e) e = side(rt, fn, "source", src, n,
+                     kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice,
+                     kind, &sd);
+    if (e) return e;
+    if (!dd && !sd) {
+        if (!dst || !src) return wsc_fail(cudaErrorInvalidValue, fn, "NULL pointer");
+        memmove(dst, src, n);
+        return cudaSuccess;
+    }
+    ws_ctx *ctx = wsc_ctx(rt);
+    if (!ctx) return cudaErrorMemoryAllocation;
+    ws_devptr d = (uintptr_t)dst, s = (uintptr_t)src;
+    ws_status st = dd && sd ? ws_memcpy_dtod(ctx, d, s, n)
+                 : dd ? ws_memcpy_htod(ctx, d, src, n) : ws_memcpy_dtoh(ctx, dst, s, n);
+    return st ? wsc_ws_fail(rt, st, fn) : cudaSuccess;
+}
+
+WSC_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
+{
+    return copy(wsc_rt(), "cudaMemcpy", dst, src, n, kind);
+}
+
+WSC_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
+                                    enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    (void)stream;
+    return copy(wsc_rt(), "cudaMemcpyAsync", dst, src, n, kind);
+}
+
+WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                 size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    wsc_runtime *rt = wsc_rt();
+    if (width > dpitch || width > spitch)
+        return wsc_fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D", "width %zu exceeds a "
+                        "pitch (%zu, %zu)", width, dpitch, spitch);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy(rt, "cudaMemcpy2D", (char *)dst + r * dpitch,
+                             (const char *)src + r * spitch, width, kind);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+WSC_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                      size_t width, size_t height, enum cudaMemcpyKind kind,
+                                      cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+
+WSC_API cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
+{
+    if (dd != 0 || sd != 0) return wsc_err(cudaErrorInvalidDevice);
+    return copy(wsc_rt(), "cudaMemcpyPeer", dst, src, n, cudaMemcpyDeviceToDevice);
+}
+
+WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    wsc_runtime *rt = wsc_rt();
+    if (rt->sticky) return wsc_sticky(rt);
+    if (n == 0) return cudaSuccess;
+    if (wsc_managed_find(rt, p, n)) { memset(p, value, n); return cudaSuccess; }
+    ws_ctx *ctx = wsc_ctx(rt);
+    if (!ctx) return cudaErrorMemoryAllocation;
+    ws_status st = ws_memset(ctx, (uintptr_t)p, value, n);
+    return st ? wsc_ws_fail(rt, st, "cudaMemset") : cudaSuccess;
+}
+
+WSC_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemset(p, value, n);
+}
+
+WSC_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
+{
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = cudaMemset((char *)p + r * pitch, value, width);
+        if (e) return e;
+    }
+    return cudaSuccess;
+}
+
+/* ------------------------------------------------------------------ */
+/* Symbols                                                             */
+/* ------------------------------------------------------------------ */
+
+static cudaError_t symbol(wsc_runtime *rt, const char *fn, const void *sym, size_t count,
+                          size_t offset, ws_devptr *addr, size_t *bytes)
+{
+    wsc_var *v = wsc_var_find(rt, sym);
+    if (!v) return wsc_fail(cudaErrorInvalidSymbol, fn, "%p is not a registered __device__ "
+                            "or __constant__ variable", sym);
+    cudaError_t e = wsc_var_addr(rt, v, fn, addr, bytes);
+    if (e) return e;
+    if (offset > *bytes || count > *bytes - offset)
+        return wsc_fail(cudaErrorInvalidValue, fn, "%zu bytes at offset %zu overrun '%s' "
+                        "(%zu bytes)", count, offset, v->name, *bytes);
+    *addr += offset;
+    return cudaSuccess;
+}
+
+WSC_API cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,
+                                       size_t offset, enum cudaMemcpyKind kind)
+{
+    wsc_runtime *rt = wsc_rt();
+    ws_devptr a;
+    size_t bytes;
+    if (rt->sticky) return wsc_sticky(rt);
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return wsc_err(cudaErrorInvalidMemcpyDirection);
+    cudaError_t e = symbol(rt, "cudaMemcpyToSymbol", sym, count, offset, &a, &bytes);
+    return e ? e : copy(rt, "cudaMemcpyToSymbol", (void *)(uintptr_t)a, src, count, kind);
+}
+
+WSC_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count,
+                                         size_t offset, enum cudaMemcpyKind kind)
+{
+    wsc_runtime *rt = wsc_rt();
+    ws_devptr a;
+    size_t bytes;
+    if (rt->sticky) return wsc_sticky(rt);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return wsc_err(cudaErrorInvalidMemcpyDirection);
+    cudaError_t e = symbol(rt, "cudaMemcpyFromSymbol", sym, count, offset, &a, &bytes);
+    return e ? e : copy(rt, "cudaMemcpyFromSymbol", dst, (void *)(uintptr_t)a, count, kind);
+}
+
+WSC_API cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t count,
+                                            size_t offset, enum cudaMemcpyKind kind,
+                                            cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyToSymbol(sym, src, count, offset, kind);
+}
+
+WSC_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t count,
+                                              size_t offset, enum cudaMemcpyKind kind,
+                                              cudaStream_t stream)
+{
+    (void)stream;
+    return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
+}
+
+WSC_API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
+{
+    wsc_runtime *rt = wsc_rt();
+    ws_devptr a;
+    size_t bytes;
+    if (!p) return wsc_err(cudaErrorInvalidValue);
+    cudaError_t e = symbol(rt, "cudaGetSymbolAddress", sym, 0, 0, &a, &bytes);
+    if (!e) *p = (void *)(uintptr_t)a;
+    return e;
+}
+
+WSC_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
+{
+    wsc_runtime *rt = wsc_rt();
+    ws_devptr a;
+    if (!size) return wsc_err(cudaErrorInvalidValue);
+    return symbol(rt, "cudaGetSymbolSize", sym, 0, 0, &a, size);
+}
+
+/* Hints about where managed memory should live change nothing here. */
+WSC_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc,
+                                         unsigned int flags, cudaStream_t stream)
+{
+    (void)p; (void)n; (void)loc; (void)flags; (void)stream;
+    return cudaSuccess;
+}
+
+WSC_API cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice,
+                                  struct cudaMemLocation loc)
+{
+    (void)p; (void)n; (void)advice; (void)loc;
+    return cudaSuccess;
+}

@@ -1,0 +1,536 @@
+/*
+** driver.c -- a subset of the CUDA driver API (libcuda.so.1) for C host
+** programs that load PTX themselves: init, device queries, contexts,
+** modules (PTX text, a .ptx file, or a fatbinary), memory, launches and
+** error strings.  Names are those cuda.h maps to (cuMemAlloc_v2, ...); the
+** rest of the API answers "not supported" through generated stubs.
+*/
+#include <cuda.h>
+#include "cuda_internal.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WSD_API __attribute__((visibility("default")))
+
+/* Our definitions of the toolkit's opaque handle types. */
+struct CUctx_st { ws_ctx *ctx; struct CUctx_st *next; };
+struct CUmod_st { ws_module *mod; struct CUctx_st *owner; struct CUfunc_st *funcs; };
+struct CUfunc_st { ws_kernel *k; char *name; struct CUmod_st *mod; struct CUfunc_st *next; };
+
+/* The API is process-global, so is its state (as in cudart_state.c). */
+typedef struct wsd_driver {
+    wsc_config cfg;
+    struct CUctx_st *ctxs;     /* all live contexts */
+    struct CUctx_st *current;
+    wsc_stats stats;
+    const char **unsupported; int nunsupported, cap_unsupported;
+} wsd_driver;
+
+static wsd_driver *g_drv;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+
+static void drv_exit(void)
+{
+    wsd_driver *d = g_drv;
+    if (!d) return;
+    fflush(stdout);
+    wsc_stats_report(&d->stats, &d->cfg, "driver", stderr);
+    while (d->ctxs) {
+        struct CUctx_st *c = d->ctxs;
+        d->ctxs = c->next;
+        ws_ctx_destroy(c->ctx);   /* modules go with it; handles leak by design */
+        free(c);
+    }
+    wsc_stats_free(&d->stats);
+    free(d->unsupported);
+    free(d);
+    g_drv = NULL;
+}
+
+static void drv_create(void)
+{
+    wsd_driver *d = calloc(1, sizeof *d);
+    if (!d) return;
+    wsc_config_read(&d->cfg);
+    g_drv = d;
+    atexit(drv_exit);
+}
+
+/* NULL until cuInit has run. */
+static wsd_driver *drv(void) { return g_drv; }
+
+int wsc_driver_unsupported(const char *name)
+{
+    pthread_once(&g_once, drv_create);
+    wsd_driver *d = g_drv;
+    if (d) {
+        for (int i = 0; i < d->nunsupported; i++)
+            if (d->unsupported[i] == name) return CUDA_ERROR_NOT_SUPPORTED;
+        if (d->nunsupported == d->cap_unsupported) {
+            int cap = d->cap_unsupported ? d->cap_unsupported * 2 : 16;
+            const char **u = realloc(d->unsupported, (size_t)cap * sizeof *u);
+            if (u) { d->unsupported = u; d->cap_unsupported = cap; }
+        }
+        if (d->nunsupported < d->cap_unsupported) d->unsupported[d->nunsupported++] = name;
+    }
+    wsc_msg("%s is not supported by warpsim's driver API; it returns "
+            "CUDA_ERROR_NOT_SUPPORTED", name);
+    return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static CUresult ws_result(ws_status st)
+{
+    switch (st) {
+    case WS_OK:              return CUDA_SUCCESS;
+    case WS_ERR_NOMEM:       return CUDA_ERROR_OUT_OF_MEMORY;
+    case WS_ERR_PARSE:       return CUDA_ERROR_INVALID_PTX;
+    case WS_ERR_NOT_FOUND:   return CUDA_ERROR_NOT_FOUND;
+    case WS_ERR_LAUNCH:      return CUDA_ERROR_INVALID_VALUE;
+    case WS_ERR_FAULT:       return CUDA_ERROR_ILLEGAL_ADDRESS;
+    case WS_ERR_IO:          return CUDA_ERROR_FILE_NOT_FOUND;
+    case WS_ERR_TRAP:        return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_DEADLOCK:    return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_UNSUPPORTED: return CUDA_ERROR_LAUNCH_FAILED;
+    default:                 return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+
+/* Print the library's message for a failed call and map its status. */
+static CUresult fail(ws_ctx *ctx, ws_status st, const char *fn)
+{
+    wsc_msg("%s: %s", fn, ctx ? ws_last_error(ctx) : ws_status_name(st));
+    return ws_result(st);
+}
+
+/* The current context's simulator, or NULL with *err set. */
+static ws_ctx *cur(CUresult *err)
+{
+    wsd_driver *d = drv();
+    if (!d) { *err = CUDA_ERROR_NOT_INITIALIZED; return NULL; }
+    if (!d->current) { *err = CUDA_ERROR_INVALID_CONTEXT; return NULL; }
+    return d->current->ctx;
+}
+
+/* ------------------------------------------------------------------ */
+/* Init, device, errors                                                */
+/* ------------------------------------------------------------------ */
+
+WSD_API CUresult cuInit(unsigned int flags)
+{
+    if (flags) return CUDA_ERROR_INVALID_VALUE;
+    pthread_once(&g_once, drv_create);
+    return g_drv ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+WSD_API CUresult cuDriverGetVersion(int *v)
+{
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    *v = CUDA_VERSION;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuDeviceGetCount(int *n)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!n) return CUDA_ERROR_INVALID_VALUE;
+    *n = 1;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuDeviceGet(CUdevice *dev, int ordinal)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    wsc_device_name(&drv()->cfg, name, (size_t)len);
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!bytes) return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    *bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice dev)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!v) return CUDA_ERROR_INVALID_VALUE;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    if (wsc_device_attr(&drv()->cfg, (int)a, v)) {
+        wsc_msg("cuDeviceGetAttribute: attribute %d is not modelled by the simulator", (int)a);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+
+typedef struct drv_err { CUresult code; const char *name, *text; } drv_err;
+
+static const drv_err drv_errs[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, "CUDA_ERROR_NO_BINARY_FOR_GPU",
+     "no kernel image is available for execution on the device"},
+    {CUDA_ERROR_INVALID_PTX, "CUDA_ERROR_INVALID_PTX", "a PTX JIT compilation failed"},
+    {CUDA_ERROR_FILE_NOT_FOUND, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
+};
+
+static const drv_err *drv_err_find(CUresult e)
+{
+    for (size_t i = 0; i < sizeof drv_errs / sizeof *drv_errs; i++)
+        if (drv_errs[i].code == e) return &drv_errs[i];
+    return NULL;
+}
+
+WSD_API CUresult cuGetErrorString(CUresult e, const char **s)
+{
+    const drv_err *t = drv_err_find(e);
+    if (!s) return CUDA_ERROR_INVALID_VALUE;
+    *s = t ? t->text : NULL;
+    return t ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+WSD_API CUresult cuGetErrorName(CUresult e, const char **s)
+{
+    const drv_err *t = drv_err_find(e);
+    if (!s) return CUDA_ERROR_INVALID_VALUE;
+    *s = t ? t->name : NULL;
+    return t ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Contexts                                                            */
+/* ------------------------------------------------------------------ */
+
+static CUresult ctx_new(CUcontext *out)
+{
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    struct CUctx_st *c = calloc(1, sizeof *c);
+    ws_options o = wsc_config_options(&d->cfg);
+    if (!c || !(c->ctx = ws_ctx_create(&o))) { free(c); return CUDA_ERROR_OUT_OF_MEMORY; }
+    c->next = d->ctxs;
+    d->ctxs = c;
+    d->current = c;
+    *out = c;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuCtxCreate(CUcontext *out, CUctxCreateParams *params, unsigned int flags,
+                             CUdevice dev)
+{
+    (void)params; (void)flags;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    return ctx_new(out);
+}
+
+WSD_API CUresult cuCtxDestroy(CUcontext c)
+{
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    for (struct CUctx_st **p = &d->ctxs; *p; p = &(*p)->next)
+        if (*p == c) {
+            *p = c->next;
+            if (d->current == c) d->current = NULL;
+            ws_ctx_destroy(c->ctx);
+            free(c);
+            return CUDA_SUCCESS;
+        }
+    return CUDA_ERROR_INVALID_CONTEXT;
+}
+
+WSD_API CUresult cuCtxSetCurrent(CUcontext c)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    drv()->current = c;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuCtxGetCurrent(CUcontext *c)
+{
+    if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    *c = drv()->current;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuCtxGetDevice(CUdevice *dev)
+{
+    CUresult e = CUDA_SUCCESS;
+    if (!cur(&e)) return e;
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    *dev = 0;
+    return CUDA_SUCCESS;
+}
+
+/* Launches finish before they return: synchronizing has nothing to wait for. */
+WSD_API CUresult cuCtxSynchronize(void)
+{
+    CUresult e = CUDA_SUCCESS;
+    return cur(&e) ? CUDA_SUCCESS : e;
+}
+
+/* The primary context is the first context made (or one made now). */
+WSD_API CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
+{
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
+    if (!out) return CUDA_ERROR_INVALID_VALUE;
+    if (d->ctxs) { *out = d->ctxs; return CUDA_SUCCESS; }
+    CUresult e = ctx_new(out);
+    return e;
+}
+
+WSD_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+    return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Modules                                                             */
+/* ------------------------------------------------------------------ */
+
+static CUresult mod_wrap(ws_module *m, CUmodule *out)
+{
+    struct CUmod_st *h = calloc(1, sizeof *h);
+    if (!h) { ws_module_unload(m); return CUDA_ERROR_OUT_OF_MEMORY; }
+    h->mod = m;
+    h->owner = drv()->current;
+    *out = h;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuModuleLoad(CUmodule *out, const char *path)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    if (!out || !path) return CUDA_ERROR_INVALID_VALUE;
+    ws_module *m;
+    ws_status st = ws_module_load_file(ctx, path, &m);
+    return st ? fail(ctx, st, "cuModuleLoad") : mod_wrap(m, out);
+}
+
+/* `image` is PTX text or an nvcc fatbinary (its newest suitable PTX). */
+WSD_API CUresult cuModuleLoadData(CUmodule *out, const void *image)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    if (!out || !image) return CUDA_ERROR_INVALID_VALUE;
+    uint32_t magic;
+    memcpy(&magic, image, sizeof magic);
+    ws_module *m;
+    ws_status st;
+    if (magic == 0xba55ed50u || magic == 0x466243b1u) {
+        char *ptx, err[640];
+        int arch;
+        if (wsc_fatbin_extract_ptx(image, drv()->cfg.cc_major, drv()->cfg.cc_minor, &ptx,
+                                   &arch, err, sizeof err)) {
+            wsc_msg("cuModuleLoadData: %s", err);
+            return CUDA_ERROR_NO_BINARY_FOR_GPU;
+        }
+        st = ws_module_load_string(ctx, ptx, "fatbinary.ptx", &m);
+        free(ptx);
+    } else
+        st = ws_module_load_string(ctx, image, "module.ptx", &m);
+    return st ? fail(ctx, st, "cuModuleLoadData") : mod_wrap(m, out);
+}
+
+/* JIT options mean nothing to an interpreter of PTX. */
+WSD_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned int n,
+                                    CUjit_option *opts, void **vals)
+{
+    (void)n; (void)opts; (void)vals;
+    return cuModuleLoadData(out, image);
+}
+
+WSD_API CUresult cuModuleUnload(CUmodule h)
+{
+    if (!h) return CUDA_ERROR_INVALID_HANDLE;
+    while (h->funcs) {
+        struct CUfunc_st *f = h->funcs;
+        h->funcs = f->next;
+        free(f->name);
+        free(f);
+    }
+    ws_module_unload(h->mod);
+    free(h);
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuModuleGetFunction(CUfunction *out, CUmodule h, const char *name)
+{
+    if (!out || !h || !name) return CUDA_ERROR_INVALID_VALUE;
+    for (struct CUfunc_st *f = h->funcs; f; f = f->next)
+        if (strcmp(f->name, name) == 0) { *out = f; return CUDA_SUCCESS; }
+    ws_kernel *k;
+    ws_status st = ws_module_get_kernel(h->mod, name, &k);
+    if (st) return fail(h->owner ? h->owner->ctx : NULL, st, "cuModuleGetFunction");
+    struct CUfunc_st *f = calloc(1, sizeof *f);
+    if (!f || !(f->name = strdup(name))) { free(f); return CUDA_ERROR_OUT_OF_MEMORY; }
+    f->k = k;
+    f->mod = h;
+    f->next = h->funcs;
+    h->funcs = f;
+    *out = f;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule h,
+                                   const char *name)
+{
+    if (!h || !name) return CUDA_ERROR_INVALID_VALUE;
+    ws_devptr a;
+    size_t n;
+    ws_status st = ws_module_get_global(h->mod, name, &a, &n);
+    if (st) return fail(h->owner ? h->owner->ctx : NULL, st, "cuModuleGetGlobal");
+    if (dptr) *dptr = a;
+    if (bytes) *bytes = n;
+    return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+/* ------------------------------------------------------------------ */
+
+WSD_API CUresult cuMemAlloc(CUdeviceptr *out, size_t bytes)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    if (!out || !bytes) return CUDA_ERROR_INVALID_VALUE;
+    ws_devptr p;
+    ws_status st = ws_malloc(ctx, bytes, &p);
+    if (st) return fail(ctx, st, "cuMemAlloc");
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemFree(CUdeviceptr p)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_free(ctx, p);
+    return st ? fail(ctx, st, "cuMemFree") : CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
+{
+    CUresult e = CUDA_SUCCESS;
+    if (!cur(&e)) return e;
+    if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
+    if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_memcpy_htod(ctx, dst, src, n);
+    return st ? fail(ctx, st, "cuMemcpyHtoD") : CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_memcpy_dtoh(ctx, dst, src, n);
+    return st ? fail(ctx, st, "cuMemcpyDtoH") : CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_memcpy_dtod(ctx, dst, src, n);
+    return st ? fail(ctx, st, "cuMemcpyDtoD") : CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_memset(ctx, dst, v, n);
+    return st ? fail(ctx, st, "cuMemsetD8") : CUDA_SUCCESS;
+}
+
+/* 32-bit pattern: fill a host buffer in chunks and copy it down. */
+WSD_API CUresult cuMemsetD32(CUdeviceptr dst, unsigned int v, size_t n)
+{
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    if (dst & 3) return CUDA_ERROR_INVALID_VALUE;
+    uint32_t chunk[1024];
+    for (size_t i = 0; i < 1024; i++) chunk[i] = v;
+    for (size_t done = 0; done < n;) {
+        size_t k = n - done < 1024 ? n - done : 1024;
+        ws_status st = ws_memcpy_htod(ctx, dst + done * 4, chunk, k * 4);
+        if (st) return fail(ctx, st, "cuMemsetD32");
+        done += k;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* ------------------------------------------------------------------ */
+/* Launch                                                              */
+/* ------------------------------------------------------------------ */
+
+WSD_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
+                                unsigned int gz, unsigned int bx, unsigned int by,
+                                unsigned int bz, unsigned int shared, CUstream stream,
+                                void **params, void **extra)
+{
+    (void)stream;   /* every launch completes in order */
+    CUresult e = CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    if (!f) return CUDA_ERROR_INVALID_HANDLE;
+    if (extra) {
+        wsc_msg("cuLaunchKernel: the 'extra' argument (packed parameter buffer) is not "
+                "supported; pass kernelParams");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    ws_dim3 g = {gx, gy, gz}, b = {bx, by, bz};
+    ws_status st = ws_launch(ctx, f->k, g, b, params, shared);
+    if (st == WS_ERR_LAUNCH || st == WS_ERR_INVALID || st == WS_ERR_NOMEM)
+        return fail(ctx, st, "cuLaunchKernel");
+    ws_stats s;
+    ws_stats_last(ctx, &s);
+    wsc_stats_add(&drv()->stats, &drv()->cfg, f->name, g, b, shared, &s, st != WS_OK);
+    return st ? fail(ctx, st, "cuLaunchKernel") : CUDA_SUCCESS;
+}
