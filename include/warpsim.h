@@ -57,6 +57,11 @@ typedef struct ws_stats {
     uint64_t warps;
     uint64_t warp_insns;    /* warp-level dynamic instructions */
     uint64_t thread_insns;  /* sum of active lanes over those instructions */
+    /* appended for workload characterization */
+    uint64_t mem_insns;     /* warp instructions of class memory (ld, st, atom, ...) */
+    uint64_t bar_insns;     /* warp instructions of class barrier (bar, barrier) */
+    uint64_t warp_insns_min;/* fewest / most warp instructions one warp executed, */
+    uint64_t warp_insns_max;/* over all warps of the launch(es); 0 when none ran */
 } ws_stats;
 
 /* Description of one kernel, for listings. */

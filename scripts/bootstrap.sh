@@ -5,8 +5,8 @@
 # Usage: bash scripts/bootstrap.sh
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev clang
-          libclang-rt-14-dev)
+packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev libjansson-dev
+          clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -140,12 +140,22 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
     uint64_t wpc = ((uint64_t)block.x * block.y * block.z + 31) / 32;
     ctx->last = (ws_stats){ .launches = 1, .ctas = ctas, .warps = ctas * wpc,
-                            .warp_insns = l.warp_insns, .thread_insns = l.thread_insns };
+                            .warp_insns = l.warp_insns, .thread_insns = l.thread_insns,
+                            .mem_insns = l.mem_insns, .bar_insns = l.bar_insns,
+                            .warp_insns_min = l.warp_insns_min,
+                            .warp_insns_max = l.warp_insns_max };
     ctx->total.launches++;
     ctx->total.ctas += ctas;
     ctx->total.warps += ctas * wpc;
     ctx->total.warp_insns += l.warp_insns;
     ctx->total.thread_insns += l.thread_insns;
+    ctx->total.mem_insns += l.mem_insns;
+    ctx->total.bar_insns += l.bar_insns;
+    if (l.warp_insns_min && (!ctx->total.warp_insns_min
+                             || l.warp_insns_min < ctx->total.warp_insns_min))
+        ctx->total.warp_insns_min = l.warp_insns_min;
+    if (l.warp_insns_max > ctx->total.warp_insns_max)
+        ctx->total.warp_insns_max = l.warp_insns_max;
     if (rc == 0 && l.fault.kind == EMU_OK) return WS_OK;
     st = fault_status(l.fault.kind);
     if (st == WS_OK) st = WS_ERR_FAULT;

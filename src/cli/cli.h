@@ -28,6 +28,7 @@ int cli_cmd_run(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_emu_bench(int argc, char **argv);
 int cli_cmd_exec(int argc, char **argv);
+int cli_cmd_bench(int argc, char **argv);   /* cmd_bench.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

@@ -25,6 +25,8 @@ static const cli_command commands[] = {
      "run the bundled kernels (vector add, reduction, BFS) and check them"},
     {"exec", cli_cmd_exec, "[options] -- PROGRAM [ARGS...]",
      "run a CUDA program (nvcc -cudart shared) on the simulator"},
+    {"bench", cli_cmd_bench, "list | run NAME [--size S] [options] | characterize [NAME...]",
+     "the bundled benchmark suite: list, build and run, characterize"},
     {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",
      "functional emulation speed benchmark (thread-instructions per second)"},
     {NULL, NULL, NULL, NULL}

@@ -84,6 +84,9 @@ typedef struct wsc_kstats {
     char *name;              /* as in the PTX (mangled) */
     char *pretty;            /* demangled when the C++ runtime can, else NULL */
     uint64_t launches, ctas, warps, warp_insns, thread_insns, cycles;
+    /* appended for characterization: memory and barrier warp instructions,
+       shortest and longest warp over all launches (0 = no warp ran) */
+    uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
 } wsc_kstats;
 
 typedef struct wsc_launch_rec {

@@ -83,6 +83,11 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
     k->warps += s->warps;
     k->warp_insns += s->warp_insns;
     k->thread_insns += s->thread_insns;
+    k->mem_insns += s->mem_insns;
+    k->bar_insns += s->bar_insns;
+    if (s->warp_insns_min && (!k->warp_insns_min || s->warp_insns_min < k->warp_insns_min))
+        k->warp_insns_min = s->warp_insns_min;
+    if (s->warp_insns_max > k->warp_insns_max) k->warp_insns_max = s->warp_insns_max;
     k->cycles += cycles;
     st->cycles += cycles;
     st->total_launches++;
@@ -93,9 +98,11 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
     if (!c->quiet)
         fprintf(stderr, "warpsim: launch %" PRIu64 ": %s grid (%u,%u,%u) block (%u,%u,%u)"
                 " shared %zu: %" PRIu64 " warp instructions, %" PRIu64 " thread "
-                "instructions, %" PRIu64 " cycles%s\n", st->total_launches, pretty(k),
-                grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, s->warp_insns,
-                s->thread_insns, cycles, failed ? " (FAILED)" : "");
+                "instructions, %" PRIu64 " cycles; %" PRIu64 " memory, %" PRIu64
+                " barrier; warp length %" PRIu64 "..%" PRIu64 "%s\n", st->total_launches,
+                pretty(k), grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+                s->warp_insns, s->thread_insns, cycles, s->mem_insns, s->bar_insns,
+                s->warp_insns_min, s->warp_insns_max, failed ? " (FAILED)" : "");
 }
 
 /* ------------------------------------------------------------------ */
@@ -116,6 +123,9 @@ static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
                 " warps, %" PRIu64 " warp instructions, %" PRIu64 " thread instructions, %"
                 PRIu64 " cycles\n", pretty(k), k->launches, k->launches == 1 ? "" : "es",
                 k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+        fprintf(out, "warpsim:   %" PRIu64 " memory and %" PRIu64 " barrier warp "
+                "instructions; warp length %" PRIu64 "..%" PRIu64 " instructions\n",
+                k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
         w += k->warp_insns;
         t += k->thread_insns;
     }
@@ -144,9 +154,17 @@ static void json_counts(FILE *f, uint64_t ctas, uint64_t warps, uint64_t wi, uin
             cycles);
 }
 
+/* The characterization counters of a kernel or launch (after the counts). */
+static void json_classes(FILE *f, uint64_t mem, uint64_t bar, uint64_t wmin, uint64_t wmax)
+{
+    fprintf(f, ", \"mem_insns\": %" PRIu64 ", \"bar_insns\": %" PRIu64 ", "
+            "\"warp_insns_min\": %" PRIu64 ", \"warp_insns_max\": %" PRIu64, mem, bar,
+            wmin, wmax);
+}
+
 static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
 {
-    uint64_t ctas = 0, warps = 0, wi = 0, ti = 0;
+    uint64_t ctas = 0, warps = 0, wi = 0, ti = 0, mem = 0, bar = 0, wmin = 0, wmax = 0;
     fprintf(f, "{\n  \"simulator\": \"warpsim\",\n  \"version\": \"%s\",\n  \"api\": ",
             WS_VERSION_STRING);
     json_str(f, api);
@@ -163,8 +181,12 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
         }
         fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
         json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+        json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
         fputc('}', f);
         ctas += k->ctas; warps += k->warps; wi += k->warp_insns; ti += k->thread_insns;
+        mem += k->mem_insns; bar += k->bar_insns;
+        if (k->warp_insns_min && (!wmin || k->warp_insns_min < wmin)) wmin = k->warp_insns_min;
+        if (k->warp_insns_max > wmax) wmax = k->warp_insns_max;
     }
     fprintf(f, "%s],\n", st->nkernels ? "\n  " : "");
     if (c->per_kernel) {
@@ -179,12 +201,15 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
                     r->failed ? "true" : "false");
             json_counts(f, r->s.ctas, r->s.warps, r->s.warp_insns, r->s.thread_insns,
                         r->cycles);
+            json_classes(f, r->s.mem_insns, r->s.bar_insns, r->s.warp_insns_min,
+                         r->s.warp_insns_max);
             fputc('}', f);
         }
         fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
     }
     fprintf(f, "  \"total\": {\"launches\": %" PRIu64 ", ", st->total_launches);
     json_counts(f, ctas, warps, wi, ti, st->cycles);
+    json_classes(f, mem, bar, wmin, wmax);
     fprintf(f, "}\n}\n");
 }
 

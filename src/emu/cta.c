@@ -146,6 +146,22 @@ int emu_cta_run(emu_cta *cta)
     }
 }
 
+/* Add a finished CTA's warp counters to the launch's. */
+static void cta_account(emu_launch *l, const emu_cta *cta)
+{
+    for (uint32_t i = 0; i < cta->nwarps; i++) {
+        const emu_warp *w = &cta->warps[i];
+        uint64_t n = w->warp_insns;
+        l->warp_insns += n;
+        l->thread_insns += w->thread_insns;
+        l->mem_insns += w->class_insns[PTX_CLS_MEM];
+        l->bar_insns += w->class_insns[PTX_CLS_BAR];
+        if (n == 0) continue;   /* never ran (a fault stopped the CTA first) */
+        if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
+        if (n > l->warp_insns_max) l->warp_insns_max = n;
+    }
+}
+
 int emu_run_grid(emu_launch *l)
 {
     uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
@@ -160,10 +176,7 @@ int emu_run_grid(emu_launch *l)
             return -1;
         }
         int rc = emu_cta_run(&cta);
-        for (uint32_t i = 0; i < cta.nwarps; i++) {
-            l->warp_insns += cta.warps[i].warp_insns;
-            l->thread_insns += cta.warps[i].thread_insns;
-        }
+        cta_account(l, &cta);
         emu_cta_release(&cta);
         if (rc) return -1;
     }

@@ -117,6 +117,13 @@ typedef struct emu_launch {
        at the bottom of every thread's stack (their sym_base is the offset
        there); the kernel's frame starts above them, aligned to 16 */
     uint32_t local_static;
+    /* appended for workload characterization (cta.c sums them from the
+       warps): memory (class MEM) and barrier (class BAR) warp instructions,
+       and the shortest and longest per-warp instruction count over all
+       warps of all CTAs (warps that executed nothing are left out; 0 when
+       no warp ran) */
+    uint64_t mem_insns, bar_insns;
+    uint64_t warp_insns_min, warp_insns_max;
 } emu_launch;
 
 /* One SIMT reconvergence-stack entry. */
@@ -165,6 +172,9 @@ struct emu_warp {
 
     /* counters */
     uint64_t warp_insns, thread_insns;
+    /* appended: warp instructions per instruction class (ptx_class), one
+       table-indexed increment per step */
+    uint64_t class_insns[8];
 };
 
 struct emu_cta {

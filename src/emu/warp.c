@@ -24,6 +24,8 @@ static const bool warp_moves_pc[PTX_OP_COUNT] = {
     [PTX_OP_FUNC_END] = true,
 };
 
+_Static_assert(PTX_CLS_BAR < 8, "emu_warp.class_insns has 8 entries");
+
 static inline uint32_t align16(uint32_t x) { return (x + 15u) & ~15u; }
 
 /* Point w->r / w->p at the current frame's slots (after any realloc). */
@@ -145,7 +147,8 @@ static int warp_unsupported(emu_warp *w, const ptx_uop *u, uint32_t mask)
 ** Execute the instruction at the top of the SIMT stack.  Counting: every
 ** issued instruction adds 1 to warp_insns and popcount(active & guard) to
 ** thread_insns, so an instruction whose guard is false in all lanes counts
-** as issued with 0 thread instructions (its lanes did no work).
+** as issued with 0 thread instructions (its lanes did no work), and
+** class_insns counts it under its opcode's class.
 */
 int emu_warp_step(emu_warp *w, emu_step_info *info)
 {
@@ -159,6 +162,7 @@ int emu_warp_step(emu_warp *w, emu_step_info *info)
     }
     w->warp_insns++;
     w->thread_insns += (uint32_t)__builtin_popcount(mask);
+    w->class_insns[ptx_opcode_class[u->op]]++;
     if (info) {
         info->uop = u;
         info->mask = mask;

@@ -1,0 +1,89 @@
+/*
+** cli_bench.h -- private header of `warpsim bench` (src/cli/): the
+** benchmark manifest (bench_manifest.c, read with libjansson), building and
+** running one benchmark program (bench_exec.c), and the subcommands
+** list / run / characterize (cmd_bench.c).
+*/
+#ifndef WS_CLI_BENCH_H
+#define WS_CLI_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_MAX_KERNELS 16
+#define BENCH_MAX_CLASSES 8
+
+enum { BENCH_TINY, BENCH_SMALL, BENCH_DEFAULT, BENCH_NSIZES };
+extern const char *const bench_size_names[BENCH_NSIZES];
+
+/* One manifest entry; the strings live as long as the manifest. */
+typedef struct bench_entry {
+    const char *name, *source, *stands_in_for, *notes;
+    const char *kernels[BENCH_MAX_KERNELS];
+    int nkernels;
+    const char *classes[BENCH_MAX_CLASSES];
+    int nclasses;
+    const char *commands[BENCH_NSIZES];  /* "{bin} --size tiny", ... */
+} bench_entry;
+
+typedef struct bench_manifest {
+    void *json;             /* the parsed document (json_t *) */
+    char root[4096];        /* folder the manifest's relative paths start from */
+    char path[4096];        /* the manifest file */
+    const char *build;      /* build command template: {source}, {bin} */
+    bench_entry *entries;
+    int n;
+} bench_manifest;
+
+/* Load <bench_dir>/manifest.json (bench_dir NULL = the source tree's
+   bench/). Returns 0, or -1 after printing why (prefix `cmd`). */
+int bench_manifest_load(bench_manifest *m, const char *bench_dir, const char *cmd);
+void bench_manifest_free(bench_manifest *m);
+/* Entry by name, or NULL after printing the valid names. */
+const bench_entry *bench_find(const bench_manifest *m, const char *name, const char *cmd);
+/* true if the entry carries class tag `tag`. */
+bool bench_has_class(const bench_entry *e, const char *tag);
+/* Size index by name (tiny|small|default), or -1. */
+int bench_size_index(const char *name);
+
+/* Counters of one kernel (or a whole run) from a statistics JSON file. */
+typedef struct bench_kstats {
+    char name[256];         /* demangled name without the parameter list */
+    uint64_t launches, warp_insns, thread_insns, mem_insns, bar_insns;
+    uint64_t warp_insns_min, warp_insns_max;
+} bench_kstats;
+
+typedef struct bench_stats {
+    bench_kstats total;
+    bench_kstats *kernels;
+    int nkernels;
+} bench_stats;
+
+/* Read the JSON written by `warpsim exec --stats-json`. 0 or -1 (printed). */
+int bench_stats_read(const char *path, bench_stats *s, const char *cmd);
+void bench_stats_free(bench_stats *s);
+
+/* ------------------------------------------------------------------ */
+/* Building and running (bench_exec.c)                                 */
+/* ------------------------------------------------------------------ */
+
+/* Path of the built program: <bin_dir or the build's bench-bin>/<name>. */
+int bench_bin_path(const char *bin_dir, const char *name, char *out, size_t len);
+/* Build `e` into `bin` with nvcc unless it is newer than its source and
+   bench/common/bench.h (force: always). 0, or -1 after printing why. */
+int bench_build(const bench_manifest *m, const bench_entry *e, const char *bin, bool force,
+                const char *cmd);
+
+typedef struct bench_outcome {
+    int exit_status;        /* the program's, or 128+signal, 127 if it did not start */
+    char verdict[512];      /* its last "PASS ..." / "FAIL ..." line, or "" */
+} bench_outcome;
+
+/* Run `bin` with the size's command line (+ --seed when seed_arg) through
+   `warpsim exec` with `exec_opts` (argv-style, NULL-terminated). Program
+   stdout is echoed when echo is true. 0, or -1 when it could not run. */
+int bench_run_program(const bench_entry *e, const char *bin, int size, const char *seed_arg,
+                      char *const *exec_opts, bool echo, bench_outcome *out);
+
+#endif /* WS_CLI_BENCH_H */

@@ -1,0 +1,424 @@
+/*
+** cmd_bench.c -- `warpsim bench list | run | characterize`: the bundled
+** benchmark suite (bench/manifest.json).  run builds a program with nvcc
+** when needed and runs it on the simulator; characterize runs each one and
+** prints the workload table the scheduling papers classify by (dynamic
+** warp instructions, memory share, divergence, barriers, warp-length spread).
+*/
+#include "cli.h"
+#include "cli_bench.h"
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The fetch-dram spec calls a kernel symmetric when its longest warp is at
+   most 2% longer than its shortest. */
+#define BENCH_SYMMETRIC_SPREAD 1.02
+/* Kernels below this share of a benchmark's warp instructions do not
+   decide its symmetric/asymmetric verdict (a one-warp cleanup kernel says
+   nothing about the workload). */
+#define BENCH_VERDICT_SHARE 0.10
+
+static const char bench_usage[] =
+    "usage: warpsim bench list [--bench-dir DIR]\n"
+    "       warpsim bench run NAME [--size tiny|small|default] [--seed N] [--rebuild]\n"
+    "                              [--bench-dir DIR] [--bin-dir DIR] [exec options]\n"
+    "       warpsim bench characterize [--size tiny|small|default] [--seed N] [--rebuild]\n"
+    "                              [--bench-dir DIR] [--bin-dir DIR] [NAME...]\n"
+    "  The bundled benchmark programs (bench/manifest.json in the source tree, or\n"
+    "  DIR/manifest.json).  Each is one CUDA program that checks its results\n"
+    "  against a CPU reference and prints PASS or FAIL.\n"
+    "  list          name, class tags, the paper benchmark it stands in for, kernels\n"
+    "  run           build with nvcc (CUDA 13) into <build>/bench-bin/NAME when missing\n"
+    "                or older than its source, run it on the simulator (size default:\n"
+    "                small), report the verification line and statistics.  Exec\n"
+    "                options: --stats-json FILE --per-kernel --quiet --arch sm_XX --sms N\n"
+    "                --clock-mhz N --stack BYTES --lib-dir DIR (see warpsim exec --help)\n"
+    "  characterize  run each named benchmark (default: all) at the size (default\n"
+    "                small) and print per benchmark and kernel: warp instructions,\n"
+    "                memory instructions, instructions per memory instruction,\n"
+    "                average active lanes, barrier instructions, warp-length spread\n"
+    "                (longest/shortest warp; <= 1.02 is symmetric) and whether that\n"
+    "                verdict matches the manifest's tag\n"
+    "  --bin-dir DIR  where built programs go (default <build>/bench-bin)\n"
+    "  --rebuild      build even when the program is up to date\n"
+    "  Exit status: 0 all ran and passed verification, 1 a build, run or\n"
+    "  verification failed, 2 usage error.\n";
+
+static const cli_opt bench_opts[] = {
+    {"help", false}, {"bench-dir", true}, {"bin-dir", true}, {"size", true},
+    {"seed", true}, {"rebuild", false},
+    /* passed on to warpsim exec */
+    {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
+    {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
+    {NULL, false}
+};
+
+#define BENCH_MAX_NAMES 64
+#define BENCH_MAX_EXEC_OPTS 24
+
+typedef struct bench_cli {
+    const char *cmd;           /* "bench run", ... for messages */
+    const char *bench_dir, *bin_dir, *seed, *stats_json;
+    int size;
+    bool rebuild;
+    char *exec_opts[BENCH_MAX_EXEC_OPTS];   /* "--name", value pairs; NULL-ended */
+    int nexec;
+    const char *names[BENCH_MAX_NAMES];
+    int nnames;
+} bench_cli;
+
+/* Store one option; false (after a message) on a bad value. */
+static bool bench_opt(bench_cli *c, const char *name, const char *value)
+{
+    if (strcmp(name, "bench-dir") == 0) c->bench_dir = value;
+    else if (strcmp(name, "bin-dir") == 0) c->bin_dir = value;
+    else if (strcmp(name, "rebuild") == 0) c->rebuild = true;
+    else if (strcmp(name, "size") == 0) {
+        if ((c->size = bench_size_index(value)) < 0) {
+            cli_error(c->cmd, "--size '%s': expected tiny, small or default", value);
+            return false;
+        }
+    } else if (strcmp(name, "seed") == 0) {
+        uint64_t s;
+        if (!cli_parse_u64(value, UINT64_MAX, &s)) {
+            cli_error(c->cmd, "--seed '%s': expected a non-negative integer", value);
+            return false;
+        }
+        c->seed = value;
+    } else {
+        /* an exec option: checked by warpsim exec itself */
+        if (strcmp(name, "stats-json") == 0) { c->stats_json = value; return true; }
+        static const char *const flags[] = { "--per-kernel", "--quiet", "--arch", "--sms",
+                                             "--clock-mhz", "--stack", "--lib-dir" };
+        const char *flag = NULL;
+        for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
+            if (strcmp(flags[i] + 2, name) == 0) flag = flags[i];
+        if (!flag || c->nexec + 3 > BENCH_MAX_EXEC_OPTS) return false;
+        c->exec_opts[c->nexec++] = (char *)flag;
+        if (value) c->exec_opts[c->nexec++] = (char *)value;
+    }
+    return true;
+}
+
+/* Parse argv (argv[0] = "list" | "run" | "characterize"); 0, 1 = --help
+   printed, or -1 after a message. */
+static int bench_parse(bench_cli *c, int argc, char **argv)
+{
+    cli_iter it;
+    const char *name, *value;
+    int r;
+    cli_iter_init(&it, argc, argv, bench_opts);
+    while ((r = cli_iter_next(&it, &name, &value)) != CLI_ITER_END) {
+        if (r == CLI_ITER_ERROR) return -1;
+        if (r == CLI_ITER_POSITIONAL) {
+            if (c->nnames == BENCH_MAX_NAMES) {
+                cli_error(c->cmd, "too many benchmark names");
+                return -1;
+            }
+            c->names[c->nnames++] = value;
+        } else if (strcmp(name, "help") == 0) {
+            fputs(bench_usage, stdout);
+            return 1;
+        } else if (!bench_opt(c, name, value)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* list                                                                */
+/* ------------------------------------------------------------------ */
+
+static void join(char *out, size_t len, const char *const *items, int n, const char *sep)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(out + used, len - used, "%s%s", i ? sep : "", items[i]);
+}
+
+static int bench_list(const bench_manifest *m)
+{
+    printf("%-15s %-36s %s\n", "NAME", "CLASSES", "STANDS IN FOR / KERNELS");
+    for (int i = 0; i < m->n; i++) {
+        const bench_entry *e = &m->entries[i];
+        char classes[256], kernels[1024];
+        join(classes, sizeof classes, e->classes, e->nclasses, ",");
+        join(kernels, sizeof kernels, e->kernels, e->nkernels, " ");
+        printf("%-15s %-36s %s\n%-15s %-36s kernels: %s\n", e->name, classes,
+               e->stands_in_for, "", "", kernels);
+    }
+    printf("%d benchmarks (%s)\n", m->n, m->path);
+    return CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Running one benchmark                                               */
+/* ------------------------------------------------------------------ */
+
+static double spread_of(const bench_kstats *k)
+{
+    return k->warp_insns_min ? (double)k->warp_insns_max / (double)k->warp_insns_min : 0.0;
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* Build if needed and run `e`; the statistics land in `json`. */
+static int bench_one(const bench_cli *c, const bench_manifest *m, const bench_entry *e,
+                     const char *json, bool echo, bench_outcome *out)
+{
+    char bin[PATH_MAX];
+    if (bench_bin_path(c->bin_dir, e->name, bin, sizeof bin)) {
+        cli_error(c->cmd, "cannot create the folder for built benchmarks (--bin-dir DIR)");
+        return -1;
+    }
+    if (bench_build(m, e, bin, c->rebuild, c->cmd)) return -1;
+    char *opts[BENCH_MAX_EXEC_OPTS + 4];
+    int n = 0;
+    for (int i = 0; i < c->nexec; i++) opts[n++] = c->exec_opts[i];
+    opts[n++] = "--stats-json";
+    opts[n++] = (char *)json;
+    if (!echo) opts[n++] = "--quiet";
+    opts[n] = NULL;
+    if (bench_run_program(e, bin, c->size, c->seed, opts, echo, out)) {
+        cli_error(c->cmd, "%s: could not start the program", e->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* Does launched kernel `k` (demangled, parameters dropped) have manifest
+   name `want`?  Ignores a return type, template arguments and namespaces. */
+static bool kernel_is(const char *k, const char *want)
+{
+    char base[256];
+    snprintf(base, sizeof base, "%s", k);
+    base[strcspn(base, "<")] = '\0';
+    const char *b = strrchr(base, ' ') ? strrchr(base, ' ') + 1 : base;
+    const char *colon = strstr(b, "::");
+    while (colon && strstr(colon + 2, "::")) colon = strstr(colon + 2, "::");
+    size_t wl = strcspn(want, "<");
+    return (strlen(b) == wl && strncmp(b, want, wl) == 0)
+        || (colon && strlen(colon + 2) == wl && strncmp(colon + 2, want, wl) == 0);
+}
+
+/* Warn about manifest kernels that never ran and kernels it does not list;
+   returns the number of differences. */
+static int check_kernels(const bench_entry *e, const bench_stats *s, const char *cmd)
+{
+    int diff = 0;
+    for (int i = 0; i < e->nkernels; i++) {
+        bool seen = false;
+        for (int j = 0; j < s->nkernels && !seen; j++)
+            seen = kernel_is(s->kernels[j].name, e->kernels[i]);
+        if (!seen) {
+            cli_error(cmd, "%s: the manifest lists kernel '%s', which was not launched",
+                      e->name, e->kernels[i]);
+            diff++;
+        }
+    }
+    for (int j = 0; j < s->nkernels; j++) {
+        bool listed = false;
+        for (int i = 0; i < e->nkernels && !listed; i++)
+            listed = kernel_is(s->kernels[j].name, e->kernels[i]);
+        if (!listed) {
+            cli_error(cmd, "%s: kernel '%s' ran but is not in the manifest", e->name,
+                      s->kernels[j].name);
+            diff++;
+        }
+    }
+    return diff;
+}
+
+static bool passed(const bench_outcome *o)
+{
+    return o->exit_status == 0 && strncmp(o->verdict, "PASS ", 5) == 0;
+}
+
+/* A temporary file name for statistics; "" on failure. */
+static void temp_json(char *buf, size_t len)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/warpsim-bench-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(buf);
+    if (fd < 0) buf[0] = '\0';
+    else close(fd);
+}
+
+static int bench_run(bench_cli *c, const bench_manifest *m)
+{
+    if (c->nnames != 1) {
+        cli_error(c->cmd, "expected one benchmark name (warpsim bench list shows them)");
+        return CLI_EXIT_USAGE;
+    }
+    const bench_entry *e = bench_find(m, c->names[0], c->cmd);
+    if (!e) return CLI_EXIT_USAGE;
+    char json[PATH_MAX];
+    if (c->stats_json) snprintf(json, sizeof json, "%s", c->stats_json);
+    else temp_json(json, sizeof json);
+    bench_outcome o;
+    int rc = json[0] ? bench_one(c, m, e, json, true, &o) : -1;
+    if (rc == 0) {
+        printf("warpsim bench: %s (size %s): %s, exit status %d\n", e->name,
+               bench_size_names[c->size], passed(&o) ? "PASS" : o.verdict[0] ? "FAIL"
+               : "no PASS/FAIL line", o.exit_status);
+        bench_stats s;
+        if (bench_stats_read(json, &s, c->cmd) == 0) {
+            const bench_kstats *t = &s.total;
+            printf("warpsim bench: %s: %" PRIu64 " launches, %" PRIu64 " warp instructions, "
+                   "%" PRIu64 " memory (%.2f instructions per memory instruction), %.2f "
+                   "active lanes, %" PRIu64 " barrier, warp length %" PRIu64 "..%" PRIu64
+                   "\n", e->name, t->launches, t->warp_insns, t->mem_insns,
+                   ratio(t->warp_insns, t->mem_insns), ratio(t->thread_insns, t->warp_insns),
+                   t->bar_insns, t->warp_insns_min, t->warp_insns_max);
+            check_kernels(e, &s, c->cmd);
+            bench_stats_free(&s);
+        }
+    }
+    if (!c->stats_json && json[0]) unlink(json);
+    return rc == 0 && passed(&o) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+/* ------------------------------------------------------------------ */
+/* characterize                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Spread that decides a benchmark's verdict: the largest among kernels
+   holding at least BENCH_VERDICT_SHARE of its warp instructions. */
+static double bench_spread(const bench_stats *s)
+{
+    double worst = 0.0;
+    for (int i = 0; i < s->nkernels; i++) {
+        const bench_kstats *k = &s->kernels[i];
+        if (ratio(k->warp_insns, s->total.warp_insns) < BENCH_VERDICT_SHARE) continue;
+        if (spread_of(k) > worst) worst = spread_of(k);
+    }
+    return worst;
+}
+
+static const char *verdict_of(double spread)
+{
+    return spread <= BENCH_SYMMETRIC_SPREAD ? "sym" : "asym";
+}
+
+static void char_row(const char *bench, const bench_kstats *k, double spread,
+                     const char *tail)
+{
+    printf("%-14s %-22.22s %12" PRIu64 " %11" PRIu64 " %8.2f %6.2f %9" PRIu64 " %8.3f %-5s%s\n",
+           bench, k->name, k->warp_insns, k->mem_insns, ratio(k->warp_insns, k->mem_insns),
+           ratio(k->thread_insns, k->warp_insns), k->bar_insns, spread, verdict_of(spread),
+           tail);
+}
+
+/* The manifest check: symmetric/asymmetric and barrier tags vs measured. */
+static bool tags_match(const bench_entry *e, const bench_stats *s, double spread,
+                       char *why, size_t len)
+{
+    bool sym = spread <= BENCH_SYMMETRIC_SPREAD;
+    const char *tag = bench_has_class(e, "symmetric") ? "symmetric"
+                    : bench_has_class(e, "asymmetric") ? "asymmetric" : "untagged";
+    bool barrier = s->total.bar_insns > 0;
+    why[0] = '\0';
+    if ((sym && strcmp(tag, "symmetric") != 0) || (!sym && strcmp(tag, "asymmetric") != 0))
+        snprintf(why, len, " (tagged %s)", tag);
+    else if (barrier != bench_has_class(e, "barrier"))
+        snprintf(why, len, " (barrier tag %s, %s measured)",
+                 barrier ? "missing" : "present", barrier ? "barriers" : "none");
+    return why[0] == '\0';
+}
+
+/* Characterize one benchmark; returns 1 when it matches its tags, 0 when
+   not, -1 when it failed to build, run or verify. */
+static int characterize_one(bench_cli *c, const bench_manifest *m, const bench_entry *e)
+{
+    char json[PATH_MAX];
+    temp_json(json, sizeof json);
+    bench_outcome o;
+    bench_stats s = { 0 };
+    int rc = -1;
+    if (!json[0] || bench_one(c, m, e, json, false, &o)) {
+        printf("%-14s error: could not build or run (see above)\n", e->name);
+    } else if (!passed(&o)) {
+        printf("%-14s error: %s (exit status %d)\n", e->name,
+               o.verdict[0] ? o.verdict : "no PASS/FAIL line", o.exit_status);
+    } else if (bench_stats_read(json, &s, c->cmd) == 0) {
+        double spread = bench_spread(&s);
+        char why[128], tail[160];
+        rc = tags_match(e, &s, spread, why, sizeof why);
+        check_kernels(e, &s, c->cmd);
+        snprintf(tail, sizeof tail, " %s%s", rc ? "yes" : "NO", why);
+        char_row(e->name, &s.total, spread, tail);
+        for (int i = 0; i < s.nkernels; i++)
+            char_row("", &s.kernels[i], spread_of(&s.kernels[i]), "");
+        bench_stats_free(&s);
+    }
+    if (json[0]) unlink(json);
+    fflush(stdout);
+    return rc;
+}
+
+static int bench_characterize(bench_cli *c, const bench_manifest *m)
+{
+    const bench_entry *list[BENCH_MAX_NAMES * 2];
+    int n = 0;
+    for (int i = 0; i < c->nnames; i++)
+        if (!(list[n++] = bench_find(m, c->names[i], c->cmd))) return CLI_EXIT_USAGE;
+    for (int i = 0; !c->nnames && i < m->n && n < BENCH_MAX_NAMES * 2; i++)
+        list[n++] = &m->entries[i];
+    printf("characterization at size %s (spread = longest/shortest warp; benchmark rows: "
+           "largest among kernels with >= %.0f%% of its warp instructions; <= %.2f is "
+           "symmetric)\n", bench_size_names[c->size], BENCH_VERDICT_SHARE * 100,
+           BENCH_SYMMETRIC_SPREAD);
+    printf("%-14s %-22s %12s %11s %8s %6s %9s %8s %-5s %s\n", "benchmark", "kernel",
+           "warp-insns", "mem-insns", "insn/mem", "lanes", "barriers", "spread", "sym?",
+           "matches manifest");
+    int matched = 0, failed = 0;
+    for (int i = 0; i < n; i++) {
+        int r = characterize_one(c, m, list[i]);
+        if (r < 0) failed++;
+        else matched += r;
+    }
+    printf("%d benchmarks: %d match their manifest tags, %d differ, %d failed\n", n,
+           matched, n - matched - failed, failed);
+    return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+
+int cli_cmd_bench(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(bench_usage, argc < 2 ? stderr : stdout);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    static const char *const subs[] = { "list", "run", "characterize" };
+    static const char *const cmds[] = { "bench list", "bench run", "bench characterize" };
+    int sub = -1;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(argv[1], subs[i]) == 0) sub = i;
+    if (sub < 0) {
+        cli_error("bench", "unknown subcommand '%s' (valid: list, run, characterize)", argv[1]);
+        return CLI_EXIT_USAGE;
+    }
+    bench_cli c = { .cmd = cmds[sub], .size = BENCH_SMALL };
+    char *first = argv[1];
+    argv[1] = (char *)cmds[sub];   /* option errors name "bench run" etc. */
+    int pr = bench_parse(&c, argc - 1, argv + 1);
+    argv[1] = first;
+    if (pr != 0) return pr > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    bench_manifest m;
+    int rc = CLI_EXIT_FAIL;
+    if (bench_manifest_load(&m, c.bench_dir, c.cmd) == 0) {
+        if (sub == 0) rc = c.nnames ? (cli_error(c.cmd, "takes no names"), CLI_EXIT_USAGE)
+                                    : bench_list(&m);
+        else if (sub == 1) rc = bench_run(&c, &m);
+        else rc = bench_characterize(&c, &m);
+        bench_manifest_free(&m);
+    }
+    return rc;
+}
