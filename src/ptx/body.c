@@ -159,6 +159,26 @@ static int parse_address(ptx_parser *p, ptx_operand *o)
     return ptx_expect(p, ']', "to close the address");
 }
 
+/*
+** `%v.x` names one element of vector register `s` (a slot); `%v` alone
+** names the whole vector. Returns the element's slot, or -2 for the whole
+** vector, or -1 after an error.
+*/
+static int vreg_element(ptx_parser *p, const ptx_token *t, const ptx_sym *s)
+{
+    const ptx_token *c = ptx_peek(p);
+    if (c->kind != PTX_TK_DIRECTIVE || !ptx_adjacent(t, c)) return -2;
+    static const char *const comps[] = { ".x", ".y", ".z", ".w", ".r", ".g", ".b", ".a" };
+    for (int i = 0; i < 8; i++)
+        if (ptx_tok_eq(p, c, comps[i])) {
+            if ((uint32_t)(i & 3) >= s->size) break;
+            ptx_next(p);
+            return (int)s->val + (i & 3);
+        }
+    return ptx_err_tok(p, c, "bad element '%.*s' of the %u-element vector register '%.*s'",
+                       (int)c->len, ptx_tok_text(p, c), s->size, (int)t->len, ptx_tok_text(p, t));
+}
+
 /* {%r1, %r2, _, %r4} */
 static int parse_vector(ptx_parser *p, ptx_operand *o)
 {
@@ -179,6 +199,19 @@ static int parse_vector(ptx_parser *p, ptx_operand *o)
         } else {
             ptx_sym *s = lookup(p, t);
             if (!s) return undefined_name(p, t);
+            if (s->kind == PTX_SYM_VREG) {
+                int e = vreg_element(p, t, s);
+                if (e == -1) return -1;
+                if (e == -2)
+                    return ptx_err_tok(p, t, "a vector register cannot be an element of a vector operand");
+                if (kind && kind != PTX_SYM_REG)
+                    return ptx_err_tok(p, t, "vector operand mixes predicates and registers");
+                kind = PTX_SYM_REG;
+                o->vreg[o->nvec++] = e;
+                if (ptx_is_punct(ptx_peek(p), ',')) { ptx_next(p); continue; }
+                if (ptx_expect(p, '}', "to close the vector operand") < 0) return -1;
+                break;
+            }
             if (s->kind != PTX_SYM_REG && s->kind != PTX_SYM_PRED)
                 return ptx_err_tok(p, t, "vector elements must be registers ('%.*s' is not)", (int)t->len,
                                    ptx_tok_text(p, t));
@@ -243,6 +276,19 @@ static int parse_name_operand(ptx_parser *p, uint32_t ui, int i, ptx_operand *o)
         o->kind = PTX_OPD_FUNC;
         o->imm = s->val;
         return 0;
+    case PTX_SYM_VREG: {
+        int e = vreg_element(p, t, s);
+        if (e == -1) return -1;
+        if (e >= 0) {
+            o->kind = PTX_OPD_REG;
+            o->reg = e;
+            return 0;
+        }
+        o->kind = PTX_OPD_VEC;
+        o->nvec = (uint8_t)s->size;
+        for (uint32_t k = 0; k < s->size; k++) o->vreg[k] = (int32_t)(s->val + k);
+        return 0;
+    }
     default:
         o->kind = PTX_OPD_SYM;
         if (symbol_location(p, t, s, o) < 0) return -1;

@@ -247,8 +247,43 @@ static int add_reg(ptx_parser *p, const char *name, size_t len, bool pred, const
     return 0;
 }
 
+/*
+** A vector register `%v` of `vec` elements is `vec` consecutive slots named
+** %v.x %v.y %v.z %v.w (names usable in messages and dumps) plus a symbol
+** for the whole vector.
+*/
+static int add_vreg(ptx_parser *p, const char *name, size_t len, const ptx_token *at,
+                    ptx_type ty, unsigned vec)
+{
+    static const char comp[] = "xyzw";
+    char buf[160];
+    if (len > 120) return ptx_err_tok(p, at, "register name is too long");
+    uint32_t first = p->m->funcs[p->fn].nregs;
+    for (unsigned i = 0; i < vec; i++) {
+        int n = snprintf(buf, sizeof buf, "%.*s.%c", (int)len, name, comp[i]);
+        if (add_reg(p, buf, (size_t)n, false, at, ty) < 0) return -1;
+    }
+    ptx_sym *s = ptx_symtab_find(&p->syms, name, len);
+    if (s && (uint32_t)(s - p->syms.e) >= p->scope_mark)
+        return ptx_err_tok(p, at, "redeclaration of '%.*s'", (int)len, name);
+    s = ptx_symtab_add(&p->syms, name, len, PTX_SYM_VREG, first);
+    if (!s) return ptx_err_oom(p);
+    s->type = (uint8_t)ty;
+    s->size = vec;
+    s->line = at->line;
+    s->col = at->col;
+    return 0;
+}
+
+/* One declared name: a scalar or, when vec > 1, a vector register. */
+static int add_one_reg(ptx_parser *p, const char *name, size_t len, bool pred,
+                       const ptx_token *at, ptx_type ty, unsigned vec)
+{
+    return vec > 1 ? add_vreg(p, name, len, at, ty, vec) : add_reg(p, name, len, pred, at, ty);
+}
+
 /* %r<9> declares %r0 .. %r8 */
-static int add_reg_range(ptx_parser *p, const ptx_token *name, bool pred, ptx_type ty)
+static int add_reg_range(ptx_parser *p, const ptx_token *name, bool pred, ptx_type ty, unsigned vec)
 {
     ptx_next(p); /* '<' */
     const ptx_token *t = ptx_peek(p);
@@ -261,7 +296,7 @@ static int add_reg_range(ptx_parser *p, const ptx_token *name, bool pred, ptx_ty
     for (uint64_t i = 0; i < t->ival; i++) {
         int n = snprintf(buf, sizeof buf, "%.*s%llu", (int)name->len, ptx_tok_text(p, name),
                          (unsigned long long)i);
-        if (add_reg(p, buf, (size_t)n, pred, name, ty) < 0) return -1;
+        if (add_one_reg(p, buf, (size_t)n, pred, name, ty, vec) < 0) return -1;
     }
     return 0;
 }
@@ -271,8 +306,8 @@ int ptx_parse_reg_decl(ptx_parser *p)
     const ptx_token *dir = ptx_next(p); /* .reg */
     decl_attrs a;
     if (parse_attrs(p, &a, false) < 0) return -1;
-    if (a.vec != 1)
-        return ptx_err_tok(p, dir, "vector registers (.reg .v%u) are not supported", a.vec);
+    if (a.vec != 1 && a.type == PTX_T_PRED)
+        return ptx_err_tok(p, dir, "predicate registers cannot be vectors");
     if (ptx_type_size[a.type] > 8)
         return ptx_err_tok(p, dir, "registers of type .%s are not supported", ptx_type_names[a.type]);
     bool pred = a.type == PTX_T_PRED;
@@ -280,8 +315,8 @@ int ptx_parse_reg_decl(ptx_parser *p)
         const ptx_token *name;
         if (expect_name(p, &name, "a register") < 0) return -1;
         if (ptx_is_punct(ptx_peek(p), '<')) {
-            if (add_reg_range(p, name, pred, a.type) < 0) return -1;
-        } else if (add_reg(p, ptx_tok_text(p, name), name->len, pred, name, a.type) < 0) {
+            if (add_reg_range(p, name, pred, a.type, a.vec) < 0) return -1;
+        } else if (add_one_reg(p, ptx_tok_text(p, name), name->len, pred, name, a.type, a.vec) < 0) {
             return -1;
         }
         if (!ptx_is_punct(ptx_peek(p), ',')) break;
@@ -445,7 +480,7 @@ static int parse_one_var(ptx_parser *p, ptx_space space, const decl_attrs *a, bo
     if (parse_dims(p, &sh) < 0) return -1;
     uint32_t elem = ptx_type_size[a->type] * a->vec;
     if (elem == 0) return ptx_err_tok(p, name, "variables of type .pred are not supported");
-    ptx_var *v;
+    ptx_var *v = NULL;
     if (define_var(p, space, a, name, is_extern, in_func, &v) < 0) return -1;
     uint32_t vi = (uint32_t)(v - p->m->vars);
 

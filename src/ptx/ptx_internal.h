@@ -36,7 +36,10 @@ typedef enum ptx_sym_kind {
     PTX_SYM_VAR,      /* module variable (also hoisted .shared/.global/.const
                          declared in a body): val = index in module vars */
     PTX_SYM_FUNC,     /* val = function index */
-    PTX_SYM_LABEL     /* val = uop index, -1 while only referenced */
+    PTX_SYM_LABEL,    /* val = uop index, -1 while only referenced */
+    PTX_SYM_VREG      /* vector register (.reg .v2/.v4): val = slot of
+                         element 0, size = element count; the elements
+                         are consecutive slots named %v.x, %v.y, ... */
 } ptx_sym_kind;
 
 typedef struct ptx_sym {

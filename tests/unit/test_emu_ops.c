@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "helpers.h"
 #include "warpsim.h"
 
 /* CUDA source of ops_ptx (emu_ops.cu):
@@ -893,6 +894,34 @@ static void test_oob_global_message(void **state)
     fx_close(&f);
 }
 
+/* ---- vector registers (.reg .v4) ---------------------------------- */
+
+/* tests/ptx_samples/vector_regs.ptx: writes a .v4 register element by
+   element, stores it whole, reloads it and stores it reversed. */
+static void test_vector_registers_run(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = th_read_source_file("tests/ptx_samples/vector_regs.ptx", &len);
+    assert_non_null(text);
+    fx f;
+    fx_open(&f, text, "vector_regs.ptx", 0);
+    free(text);
+    ws_devptr out = fx_alloc(&f, NULL, 64);
+    void *args[] = { &out };
+    FX_OK(&f, fx_launch(&f, "k", D1, D1, args));
+    float got[16];
+    FX_OK(&f, ws_memcpy_dtoh(f.ctx, got, out, sizeof got));
+    const float want_v[4] = { 1, 2, 3, 4 }, want_rev[4] = { 4, 3, 2, 1 };
+    assert_memory_equal(got, want_v, sizeof want_v);
+    uint32_t w[2];
+    memcpy(w, &got[4], sizeof w);
+    assert_int_equal(w[0], 7);
+    assert_int_equal(w[1], 9);
+    assert_memory_equal(&got[8], want_rev, sizeof want_rev);
+    fx_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -904,6 +933,7 @@ int main(void)
         cmocka_unit_test(test_printf_bad_formats),
         cmocka_unit_test(test_unsupported_extern),
         cmocka_unit_test(test_assert_traps),
+        cmocka_unit_test(test_vector_registers_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

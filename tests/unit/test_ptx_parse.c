@@ -665,6 +665,47 @@ static void test_parse_file_io_error(void **state)
     assert_non_null(strstr(err.msg, "No such file"));
 }
 
+/* .reg .v4 / .v2: elements are consecutive slots; %v.x (or .r) names one,
+   %v alone is a vector operand, and elements can build vector operands. */
+static void test_vector_registers(void **state)
+{
+    (void)state;
+    ptx_module *m = parse_text(HDR
+        ".visible .entry k(.param .u64 out)\n{\n"
+        "\t.reg .v4 .f32 %v<2>;\n\t.reg .v2 .b32 %w;\n\t.reg .b64 %rd<2>;\n"
+        "\tld.param.u64 %rd1, [out];\n"
+        "\tmov.f32 %v1.z, 0f3F800000;\n"
+        "\tadd.f32 %v0.r, %v1.b, %v1.a;\n"
+        "\tst.global.v4.f32 [%rd1], %v1;\n"
+        "\tst.global.v2.b32 [%rd1], {%w.y, %w.x};\n"
+        "\tret;\n}\n");
+    const ptx_func *f = func(m, "k");
+    assert_int_equal(f->nregs, 4 + 4 + 2 + 2);
+    assert_string_equal(f->reg_names[6], "%v1.z");
+    const ptx_uop *u = insn(m, f, 1);             /* mov.f32 %v1.z */
+    assert_int_equal(u->opd[0].kind, PTX_OPD_REG);
+    assert_int_equal(u->opd[0].reg, 6);
+    u = insn(m, f, 2);                             /* add.f32 %v0.r, %v1.b, %v1.a */
+    assert_int_equal(u->opd[0].reg, 0);
+    assert_int_equal(u->opd[1].reg, 6);
+    assert_int_equal(u->opd[2].reg, 7);
+    u = insn(m, f, 3);                             /* st.global.v4.f32 [..], %v1 */
+    assert_int_equal(u->opd[1].kind, PTX_OPD_VEC);
+    assert_int_equal(u->opd[1].nvec, 4);
+    assert_int_equal(u->opd[1].vreg[0], 4);
+    assert_int_equal(u->opd[1].vreg[3], 7);
+    u = insn(m, f, 4);                             /* {%w.y, %w.x} */
+    assert_int_equal(u->opd[1].nvec, 2);
+    assert_int_equal(u->opd[1].vreg[0], 9);
+    assert_int_equal(u->opd[1].vreg[1], 8);
+    ptx_module_free(m);
+
+    ptx_error err;
+    const char *bad = HDR ".entry k()\n{\n\t.reg .v2 .f32 %v;\n\tmov.f32 %v.z, 0f00000000;\n\tret;\n}\n";
+    assert_null(ptx_parse(bad, strlen(bad), "bad.ptx", &err));
+    assert_non_null(strstr(err.msg, "bad.ptx:7:12: error: bad element '.z' of the 2-element vector register '%v'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -685,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_redeclaration),
         cmocka_unit_test(test_print_uop),
         cmocka_unit_test(test_parse_file_io_error),
+        cmocka_unit_test(test_vector_registers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
