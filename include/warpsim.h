@@ -100,6 +100,10 @@ ws_status ws_memcpy_htod(ws_ctx *ctx, ws_devptr dst, const void *src, size_t byt
 ws_status ws_memcpy_dtoh(ws_ctx *ctx, void *dst, ws_devptr src, size_t bytes);
 ws_status ws_memcpy_dtod(ws_ctx *ctx, ws_devptr dst, ws_devptr src, size_t bytes);
 ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes);
+/* 1 if `addr` lies in the range the simulator hands out device addresses
+   from (global heap and constant bank), else 0: lets a runtime tell device
+   pointers from host pointers (cudaMemcpyDefault). No allocation check. */
+int ws_is_device_range(ws_devptr addr);
 
 /* Launch like cuLaunchKernel: args[i] points at the value of parameter i
    (sizes from the PTX signature). */

@@ -145,3 +145,8 @@ ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes)
                       bytes - off < sizeof chunk ? bytes - off : sizeof chunk);
     return WS_OK;
 }
+
+int ws_is_device_range(ws_devptr addr)
+{
+    return addr >= EMU_GLOBAL_HEAP_BASE && addr < EMU_CONST_WINDOW + EMU_WINDOW_SIZE;
+}

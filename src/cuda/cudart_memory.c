@@ -5,19 +5,17 @@
 ** the functional simulator has no concurrency, so stream order holds.
 */
 #include "cudart_internal.h"
-#include "emu/emu.h"
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* Device addresses (global heap and constant bank) live in this range of
-   the simulator's address space (emu.h); no host pointer does, except
-   managed memory that is mapped there on purpose. */
+/* Device addresses (global heap and constant bank) live in one range of
+   the simulator's address space; no host pointer does, except managed
+   memory that is mapped there on purpose. */
 static bool in_device_range(const void *p)
 {
-    uintptr_t a = (uintptr_t)p;
-    return a >= EMU_GLOBAL_HEAP_BASE && a < EMU_CONST_WINDOW + EMU_WINDOW_SIZE;
+    return ws_is_device_range((ws_devptr)(uintptr_t)p);
 }
 
 wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n)
