@@ -1,0 +1,130 @@
+/*
+** config.h -- the simulated machine's configuration: one const struct built
+** once before cycle 0 and never changed during a run.
+**
+** Every field is named exactly once, with its default, unit, bounds and
+** help, in the parameter table of config.c (the single source of truth for
+** `warpsim config show`, config files, --set overrides and the report).
+** Presets (presets.c) are sets of key=value pairs over that table.
+** GPGPU-Sim option names for the overlapping subset are translated to these
+** keys by gpgpusim.c.
+*/
+#ifndef WS_GPU_CONFIG_H
+#define WS_GPU_CONFIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GPU_NAME_MAX 64
+
+/* L1-style cache geometry and behaviour */
+typedef struct gpu_cache_config {
+    uint32_t sets, ways, line_bytes;
+    bool     write_back;      /* false: write-through, no write-allocate (Fermi L1D) */
+    bool     enabled;         /* false: every access bypasses (misses) */
+    uint32_t mshr_entries;    /* distinct outstanding lines */
+    uint32_t mshr_merge;      /* requests merged into one MSHR entry, max */
+    uint32_t miss_queue;      /* entries toward the interconnect */
+    uint32_t hit_latency;     /* core cycles from access to data */
+} gpu_cache_config;
+
+/* latency (cycles to result) and initiation interval (cycles between
+   issues to one unit) of an operation class */
+typedef struct gpu_op_timing {
+    uint32_t latency, interval;
+} gpu_op_timing;
+
+/* operation classes with their own timing (core/ maps uops to these) */
+enum {
+    GPU_OPC_INT = 0,   /* integer add/logic/move/compare */
+    GPU_OPC_INT_MUL,   /* integer multiply, mad */
+    GPU_OPC_INT_DIV,   /* integer divide / remainder */
+    GPU_OPC_FP32,      /* f32/f16 add/mul/fma/min/max/cvt */
+    GPU_OPC_FP32_DIV,  /* f32 div (non-approx) */
+    GPU_OPC_FP64,      /* f64 add/mul/fma */
+    GPU_OPC_FP64_DIV,
+    GPU_OPC_SFU,       /* rcp, sqrt, rsqrt, sin, cos, lg2, ex2, tanh */
+    GPU_OPC_COUNT
+};
+
+/* execution unit kinds */
+enum { GPU_UNIT_SP = 0, GPU_UNIT_SFU, GPU_UNIT_DP, GPU_UNIT_INT, GPU_UNIT_LDST, GPU_UNIT_COUNT };
+
+typedef struct gpu_config {
+    char     preset[GPU_NAME_MAX];      /* name of the preset it started from */
+
+    /* clocks (MHz) */
+    double   core_mhz, icnt_mhz, l2_mhz, dram_mhz;
+
+    /* SM array and resources per SM */
+    uint32_t n_clusters, cores_per_cluster;   /* n_sm = product */
+    uint32_t max_threads_per_sm;
+    uint32_t max_ctas_per_sm;
+    uint32_t regs_per_sm;                     /* 32-bit registers */
+    uint32_t shmem_per_sm;                    /* bytes */
+    uint32_t regs_per_thread;                 /* used when PTX gives no .maxnreg
+                                                 and ptxas is not consulted; 0 = from PTX register count */
+    bool     use_ptxas;                       /* ask `ptxas -v` for register counts when available */
+
+    /* front end */
+    uint32_t fetch_width;                     /* warps fetched per cycle */
+    uint32_t ibuffer_size;                    /* instructions per warp */
+    char     fetch_policy[GPU_NAME_MAX];
+
+    /* issue */
+    uint32_t n_schedulers;                    /* per SM */
+    uint32_t issue_width;                     /* instructions per scheduler per cycle */
+    char     warp_scheduler[GPU_NAME_MAX];    /* registry name */
+    char     warp_scheduler_params[256];      /* "k=v,k=v" for the policy */
+    char     cta_map[GPU_NAME_MAX];
+
+    /* execution */
+    uint32_t units[GPU_UNIT_COUNT];           /* count of each unit kind */
+    gpu_op_timing op[GPU_OPC_COUNT];
+
+    /* load/store unit and memories inside the SM */
+    uint32_t coalesce_bytes;                  /* segment size for global coalescing */
+    uint32_t shmem_banks, shmem_bank_bytes, shmem_latency;
+    gpu_cache_config l1d, l1c, l1t;
+    uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */
+    uint32_t l1d_sat_missq_slack;
+
+    /* memory below L1 (simple backend until the memory-system stage) */
+    uint32_t mem_latency;                     /* core cycles, request to reply */
+    uint32_t mem_bytes_per_cycle;             /* bandwidth, bytes per core cycle */
+    uint32_t mem_queue;                       /* requests the backend can hold */
+    uint32_t n_mem;                           /* memory channels (reported; used later) */
+
+    /* run control and statistics */
+    uint64_t watchdog_cycles;                 /* no instruction retired for this long = deadlock */
+    uint64_t max_cycles;                      /* 0 = unlimited */
+    uint64_t timeseries_interval;             /* 0 = off */
+    bool     skip_idle_cycles;
+} gpu_config;
+
+static inline uint32_t gpu_config_n_sm(const gpu_config *c) { return c->n_clusters * c->cores_per_cluster; }
+static inline uint32_t gpu_config_max_warps(const gpu_config *c) { return c->max_threads_per_sm / 32; }
+
+/* ---- building a configuration (config.c, presets.c, gpgpusim.c) ---- */
+
+/* Defaults of every parameter (the gtx480 machine). */
+void gpu_config_defaults(gpu_config *c);
+/* Start from preset `name`; -1 and a message listing presets if unknown. */
+int gpu_config_preset(gpu_config *c, const char *name, char *err, size_t errlen);
+/* Set one parameter from text; -1 with a message naming key and value. */
+int gpu_config_set(gpu_config *c, const char *key, const char *value, char *err, size_t errlen);
+/* Read a config file: `key = value` lines and/or GPGPU-Sim `-option value`
+   lines; `#` comments. Unknown GPGPU-Sim options are collected in `warn`
+   (one line naming them all), never dropped silently. 0 / -1. */
+int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t warnlen,
+                         char *err, size_t errlen);
+/* Cross-field checks (e.g. warps divisible among schedulers, policy names
+   exist); -1 with a message. Run before cycle 0. */
+int gpu_config_check(const gpu_config *c, char *err, size_t errlen);
+/* Every parameter with its value, unit and help, as text or JSON object. */
+void gpu_config_dump(const gpu_config *c, FILE *out, bool json);
+/* Names of the presets, NULL-terminated. */
+extern const char *const gpu_preset_names[];
+
+#endif /* WS_GPU_CONFIG_H */

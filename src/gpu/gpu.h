@@ -1,0 +1,44 @@
+/*
+** gpu.h -- the timing model's top level: a GPU of SMs and a memory
+** backend, driven one core cycle at a time.
+**
+** The host side (api/) prepares a functional launch (emu_launch: module,
+** parameters, memory, symbol bases) exactly as for pure emulation and hands
+** it to gpu_run_kernel(), which places CTAs on SMs (CTA-mapping policy),
+** runs the SM pipelines until the grid is done, and fills the kernel's
+** statistics.  Instructions execute functionally at issue (emu_warp_step);
+** timing decides when.  The GPU object keeps its cycle count across
+** launches.
+*/
+#ifndef WS_GPU_H
+#define WS_GPU_H
+
+#include <stddef.h>
+#include "config.h"
+#include "stats.h"
+#include "../emu/emu.h"
+
+typedef struct gpu gpu;
+
+/* `cfg` must have passed gpu_config_check(); it is copied. NULL + err on a
+   policy that fails to initialise or out of memory. */
+gpu *gpu_new(const gpu_config *cfg, char *err, size_t errlen);
+void gpu_free(gpu *g);
+
+/* Run launch `l` on the model. `regs_per_thread` is what the occupancy
+   calculation uses (the caller decides where it comes from and names the
+   source in `regs_source`). 0 on success; -1 when the kernel faulted
+   (l->fault) or could not run (err: e.g. one CTA does not fit on an SM,
+   or the deadlock watchdog fired, with its dump). `st` is filled in both
+   cases (free its samples with gpu_stats_release). */
+int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
+                   uint32_t regs_per_thread, const char *regs_source,
+                   gpu_kernel_stats *st, char *err, size_t errlen);
+
+void gpu_stats_release(gpu_kernel_stats *st);
+
+/* GPU cycles simulated so far (core clock). */
+uint64_t gpu_cycle(const gpu *g);
+const gpu_config *gpu_get_config(const gpu *g);
+
+#endif /* WS_GPU_H */
