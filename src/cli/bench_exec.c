@@ -36,9 +36,14 @@ int bench_bin_path(const char *bin_dir, const char *name, char *out, size_t len)
     return snprintf(out, len, "%s/%s", dir, name) < (int)len ? 0 : -1;
 }
 
-/* nvcc on PATH, else under $CUDA_HOME or /usr/local/cuda; NULL if none. */
+/* $WARPSIM_NVCC when set, else nvcc on PATH, else under $CUDA_HOME or
+   /usr/local/cuda; NULL if none. */
 static const char *find_nvcc(char *buf, size_t len)
 {
+    const char *forced = getenv("WARPSIM_NVCC");
+    if (forced && *forced)
+        return snprintf(buf, len, "%s", forced) < (int)len && access(buf, X_OK) == 0
+               ? buf : NULL;
     const char *path = getenv("PATH");
     while (path && *path) {
         size_t n = strcspn(path, ":");
@@ -87,14 +92,16 @@ static int split_command(const char *tmpl, const char *source, const char *bin,
     return argc;
 }
 
-/* fork + exec argv in folder `cwd` (NULL: here); the exit status, 127 if
-   it could not start. */
+/* fork + exec the compiler argv in folder `cwd`; the exit status, 127 if
+   it could not start.  LD_PRELOAD is meant for the benchmark program (the
+   test suite preloads the ASan runtime that way), not for the compiler. */
 static int spawn_wait(char *const *argv, const char *cwd)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) return 127;
     if (pid == 0) {
+        unsetenv("LD_PRELOAD");
         if (cwd && chdir(cwd) != 0) _exit(127);
         execv(argv[0], argv);
         _exit(127);
@@ -122,9 +129,9 @@ int bench_build(const bench_manifest *m, const bench_entry *e, const char *bin, 
     if (!force && t_bin >= t_src && t_bin >= t_hdr) return 0;
     char nvcc[PATH_MAX];
     if (!find_nvcc(nvcc, sizeof nvcc)) {
-        cli_error(cmd, "%s must be built, but nvcc was not found (on PATH, $CUDA_HOME/bin "
-                  "or /usr/local/cuda/bin): building the benchmarks needs the CUDA 13 "
-                  "toolkit (no GPU needed)", e->name);
+        cli_error(cmd, "%s must be built, but nvcc was not found ($WARPSIM_NVCC, PATH, "
+                  "$CUDA_HOME/bin or /usr/local/cuda/bin): building the benchmarks needs "
+                  "the CUDA 13 toolkit (no GPU needed)", e->name);
         return -1;
     }
     /* build to a private name and rename: concurrent builds never see a

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# run_bench.sh -- one benchmark-suite test: build a bundled benchmark with
+# nvcc and run it on the simulator at --size tiny through `warpsim bench run`
+# (which uses the `warpsim exec` machinery), then check its verdict.
+# Exits 77 (CTest SKIP_RETURN_CODE) when nvcc or the shim libraries are absent.
+# Run by ctest:
+#   bash run_bench.sh WARPSIM NVCC BINDIR MODE PRELOAD NAME...
+# MODE pass:    each NAME must exit 0 with a "PASS NAME" line, the statistics
+#               JSON must be written and every manifest kernel must have run.
+# MODE corrupt: with WARPSIM_BENCH_CORRUPT=1 (one output element flipped
+#               before verification) each NAME must exit 1 with "FAIL NAME".
+# PRELOAD: library put in LD_PRELOAD (the ASan runtime in a sanitizer build:
+# nvcc's output is not instrumented); "" for none.
+ws="$1"; nvcc="$2"; bindir="$3"; mode="$4"; preload="$5"; shift 5
+if [ "$nvcc" = "NO_SHIMS" ]; then
+  echo "SKIP: the CUDA shims were not built (CUDA headers or libzstd missing)"; exit 77
+fi
+if [ -z "$nvcc" ] || [ ! -x "$nvcc" ]; then
+  echo "SKIP: nvcc (CUDA 13) not found: the benchmark programs cannot be built"; exit 77
+fi
+mkdir -p "$bindir" || exit 1
+# warpsim bench finds nvcc on PATH first
+export PATH="$(dirname "$nvcc"):$PATH"
+bad=0
+for name in "$@"; do
+  out="$bindir/$name.$mode.out"; err="$bindir/$name.$mode.err"; json="$bindir/$name.$mode.json"
+  rm -f "$json"
+  if [ "$mode" = corrupt ]; then
+    WARPSIM_BENCH_CORRUPT=1 LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny \
+      --bin-dir "$bindir" --quiet >"$out" 2>"$err"
+    rc=$?
+    want_rc=1; want_line="^FAIL $name size=tiny "
+  else
+    LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny --bin-dir "$bindir" \
+      --stats-json "$json" >"$out" 2>"$err"
+    rc=$?
+    want_rc=0; want_line="^PASS $name size=tiny "
+  fi
+  fail() { echo "FAIL: $name ($mode): $*"; bad=1; }
+  [ "$rc" -eq "$want_rc" ] || fail "exit status $rc, want $want_rc"
+  grep -Eq "$want_line" "$out" || fail "no line matching /$want_line/ on stdout"
+  if [ "$mode" = pass ]; then
+    grep -q "^warpsim bench: $name (size tiny): PASS, exit status 0" "$out" \
+      || fail "no summary line"
+    grep -q '"warp_insns_max": [1-9]' "$json" 2>/dev/null || fail "no statistics JSON"
+    if grep -q "not launched\|not in the manifest" "$err"; then
+      fail "kernels differ from the manifest"
+    fi
+  fi
+  if [ "$bad" -ne 0 ]; then
+    echo "--- stdout"; cat "$out"; echo "--- stderr"; tail -n 40 "$err"
+    exit 1
+  fi
+  echo "$name ($mode): ok"
+done
+exit 0
