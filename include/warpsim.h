@@ -48,6 +48,15 @@ typedef struct ws_options {
     uint32_t num_sms;      /* value reported as %nsmid; 0 = default 15 */
     uint32_t max_shared_bytes; /* static + dynamic shared memory allowed per
                                   CTA; 0 = default 48 KiB */
+    /* appended: the cycle-level timing model (all zero = functional only) */
+    int timing;                 /* 1: launches run on the timing model */
+    const char *config;         /* preset name (gtx480, fx5800, owl28, tesla8,
+                                   k20x) or config-file path; NULL = gtx480 */
+    const char *const *settings;/* NULL-terminated "key=value" overrides */
+    FILE *report_out;           /* at ws_ctx_destroy: text timing report here */
+    const char *report_json;    /* at ws_ctx_destroy: JSON timing report file */
+    const char *timeseries;     /* at ws_ctx_destroy: time series file (name
+                                   ending .json: JSON array, else CSV) */
 } ws_options;
 
 /* Per-launch and cumulative counters. */
@@ -62,6 +71,10 @@ typedef struct ws_stats {
     uint64_t bar_insns;     /* warp instructions of class barrier (bar, barrier) */
     uint64_t warp_insns_min;/* fewest / most warp instructions one warp executed, */
     uint64_t warp_insns_max;/* over all warps of the launch(es); 0 when none ran */
+    /* appended: timing model (all 0 when functional only) */
+    uint64_t cycles;        /* simulated core cycles (gpu_sim_cycle) */
+    uint64_t l1d_accesses, l1d_hits, l1d_misses;
+    uint64_t lsu_stall_cycles; /* LSU back-pressure: could not accept/proceed */
 } ws_stats;
 
 /* Description of one kernel, for listings. */
@@ -76,7 +89,8 @@ typedef struct ws_kernel_info {
 
 const char *ws_status_name(ws_status s);
 
-/* opts may be NULL. Returns NULL only when out of host memory. */
+/* opts may be NULL. Returns NULL when out of host memory, or when the
+   timing configuration is invalid (ws_ctx_create2 says why). */
 ws_ctx *ws_ctx_create(const ws_options *opts);
 void ws_ctx_destroy(ws_ctx *ctx);
 const char *ws_last_error(const ws_ctx *ctx);
@@ -114,6 +128,26 @@ ws_status ws_synchronize(ws_ctx *ctx);
 /* Counters of the last launch, and of all launches so far. */
 void ws_stats_last(const ws_ctx *ctx, ws_stats *out);
 void ws_stats_total(const ws_ctx *ctx, ws_stats *out);
+
+/* ---- appended: the timing model ----------------------------------- */
+
+/* Like ws_ctx_create, but a bad timing configuration (unknown preset or
+   key, value out of range, unreadable file) gives WS_ERR_INVALID with a
+   message for people in `err` (file, key, value, bounds) instead of NULL.
+   On success *out is the new context. */
+ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t errlen);
+/* Check a timing configuration (as in ws_options.config/.settings)
+   without creating a context: WS_OK, or WS_ERR_INVALID with `err`.
+   Warnings (GPGPU-Sim options not used) go to `warn`, "" if none. */
+ws_status ws_config_check(const char *config, const char *const *settings, char *warn,
+                          size_t warnlen, char *err, size_t errlen);
+/* Warnings from building the context's configuration, "" if none. */
+const char *ws_config_warnings(const ws_ctx *ctx);
+/* The full timing report of every launch so far (configuration, each
+   launch, totals), as text or JSON. WS_ERR_INVALID when timing is off. */
+ws_status ws_report(const ws_ctx *ctx, FILE *out, int json);
+/* The time series (timeseries_interval > 0) of every launch: CSV or JSON. */
+ws_status ws_timeseries(const ws_ctx *ctx, FILE *out, int json);
 
 #ifdef __cplusplus
 }

@@ -31,26 +31,54 @@ ws_status ws__error(ws_ctx *ctx, ws_status st, const char *fmt, ...)
     return st;
 }
 
-ws_ctx *ws_ctx_create(const ws_options *opts)
+ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t errlen)
 {
+    if (err && errlen) err[0] = '\0';
+    if (!out) return WS_ERR_INVALID;
+    *out = NULL;
     ws_ctx *ctx = calloc(1, sizeof *ctx);
-    if (!ctx) return NULL;
+    if (!ctx) goto nomem;
     if (opts) ctx->opts = *opts;
     if (!ctx->opts.stack_bytes) ctx->opts.stack_bytes = WS_DEFAULT_STACK;
     ctx->opts.stack_bytes = (ctx->opts.stack_bytes + 15u) & ~15u;
     if (!ctx->opts.num_sms) ctx->opts.num_sms = WS_DEFAULT_SMS;
     if (!ctx->opts.max_shared_bytes) ctx->opts.max_shared_bytes = WS_DEFAULT_MAX_SHARED;
+    /* the caller's strings need not outlive this call */
+    ctx->opts.config = NULL;
+    ctx->opts.settings = NULL;
+    ctx->opts.report_json = ctx->opts.timeseries = NULL;
     ctx->mem = emu_mem_new();
     if (!ctx->mem) {
         free(ctx);
-        return NULL;
+        goto nomem;
     }
+    if (opts && opts->timing) {
+        char e[1024] = "";
+        ws_status st = ws__timing_init(ctx, opts, e, sizeof e);
+        if (st != WS_OK) {
+            if (err && errlen) snprintf(err, errlen, "%s", e);
+            ws_ctx_destroy(ctx);
+            return st;
+        }
+    }
+    *out = ctx;
+    return WS_OK;
+nomem:
+    if (err && errlen) snprintf(err, errlen, "out of host memory creating a context");
+    return WS_ERR_NOMEM;
+}
+
+ws_ctx *ws_ctx_create(const ws_options *opts)
+{
+    ws_ctx *ctx = NULL;
+    ws_ctx_create2(opts, &ctx, NULL, 0);
     return ctx;
 }
 
 void ws_ctx_destroy(ws_ctx *ctx)
 {
     if (!ctx) return;
+    ws__timing_fini(ctx);
     while (ctx->nmods) ws_module_unload(ctx->mods[ctx->nmods - 1]);
     free(ctx->mods);
     free(ctx->cmem);

@@ -14,6 +14,7 @@
 #include "warpsim.h"
 #include "ptx/ptx.h"
 #include "emu/emu.h"
+#include "gpu/gpu.h"
 
 #define WS_DEFAULT_STACK     1024u
 #define WS_DEFAULT_SMS       15u
@@ -23,6 +24,7 @@ struct ws_kernel {
     ws_module *mod;
     uint32_t func;             /* function index in mod->pm */
     uint64_t *sym_base;        /* per module variable, for emu_launch */
+    int ptxas_regs;            /* registers per thread from `ptxas -v`; 0 = none */
 };
 
 struct ws_module {
@@ -34,6 +36,8 @@ struct ws_module {
     uint32_t cmem_begin, cmem_end; /* this module's range of the bank */
     ws_kernel *kernels;
     int nkernels;
+    char *ptx_text;            /* kept for `ptxas -v` (timing + use_ptxas) */
+    bool ptxas_done;           /* ptxas was run (or could not be) */
 };
 
 struct ws_ctx {
@@ -46,6 +50,13 @@ struct ws_ctx {
     ws_status pending;         /* last launch failure, for ws_synchronize */
     ws_stats last, total;
     char err[1024];
+    /* timing model (api_timing.c); gpu is NULL when functional only */
+    gpu *gpu;
+    gpu_config cfg;
+    gpu_kernel_stats *kstats;  /* one per timed launch, in order */
+    uint32_t nkstats, cap_kstats;
+    char *report_json, *timeseries;  /* copies of the options' paths */
+    char warn[2048];
 };
 
 /* Record `fmt` as the last error and return `st`. */
@@ -54,5 +65,15 @@ ws_status ws__error(ws_ctx *ctx, ws_status st, const char *fmt, ...)
 
 /* 1 if [addr, addr+n) lies in the constant bank window of `ctx`. */
 bool ws__in_const(const ws_ctx *ctx, uint64_t addr, uint64_t n);
+
+/* ---- timing model glue (api_timing.c) ---- */
+
+/* Build and check the configuration, create the GPU. 0 or -1 with err. */
+ws_status ws__timing_init(ws_ctx *ctx, const ws_options *opts, char *err, size_t errlen);
+/* Write the reports the options asked for and free the timing state. */
+void ws__timing_fini(ws_ctx *ctx);
+/* Run launch `l` of kernel `k` on the model; fills ctx->last's counters
+   and records the launch's statistics. 0, or -1 with the message in ctx. */
+int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l);
 
 #endif /* WS_API_INTERNAL_H */

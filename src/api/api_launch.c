@@ -2,7 +2,8 @@
 ** api_launch.c -- ws_launch: checks the configuration like the CUDA
 ** driver does (block and grid limits, .reqntid/.maxntid, shared memory),
 ** builds the parameter buffer and runs the grid in the functional
-** emulator; a kernel fault becomes a status plus the fault's report.
+** emulator, or on the timing model when the context has one (see
+** api_timing.c); a kernel fault becomes a status plus the fault's report.
 */
 #include "api_internal.h"
 #include <stdlib.h>
@@ -90,6 +91,21 @@ static ws_status build_params(ws_ctx *ctx, const ws_kernel *k, void **args, uint
     return WS_OK;
 }
 
+/* Copy the timing counters of the launch into last and add them to total. */
+static void add_timing(ws_ctx *ctx, const ws_stats *t)
+{
+    ctx->last.cycles = t->cycles;
+    ctx->last.l1d_accesses = t->l1d_accesses;
+    ctx->last.l1d_hits = t->l1d_hits;
+    ctx->last.l1d_misses = t->l1d_misses;
+    ctx->last.lsu_stall_cycles = t->lsu_stall_cycles;
+    ctx->total.cycles += t->cycles;
+    ctx->total.l1d_accesses += t->l1d_accesses;
+    ctx->total.l1d_hits += t->l1d_hits;
+    ctx->total.l1d_misses += t->l1d_misses;
+    ctx->total.lsu_stall_cycles += t->lsu_stall_cycles;
+}
+
 ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                     void **args, size_t dyn_shared_bytes)
 {
@@ -133,12 +149,13 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     l.out = ctx->opts.printf_out ? ctx->opts.printf_out : stdout;
     l.local_static = k->mod->local_static;
 
-    int rc = emu_run_grid(&l);
+    int rc = ctx->gpu ? ws__timing_launch(ctx, k, &l) : emu_run_grid(&l);
     fflush(l.out);
     free(params);
 
     uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
     uint64_t wpc = ((uint64_t)block.x * block.y * block.z + 31) / 32;
+    ws_stats timed = ctx->last;   /* timing counters ws__timing_launch left */
     ctx->last = (ws_stats){ .launches = 1, .ctas = ctas, .warps = ctas * wpc,
                             .warp_insns = l.warp_insns, .thread_insns = l.thread_insns,
                             .mem_insns = l.mem_insns, .bar_insns = l.bar_insns,
@@ -156,7 +173,15 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
         ctx->total.warp_insns_min = l.warp_insns_min;
     if (l.warp_insns_max > ctx->total.warp_insns_max)
         ctx->total.warp_insns_max = l.warp_insns_max;
+    if (ctx->gpu) add_timing(ctx, &timed);
     if (rc == 0 && l.fault.kind == EMU_OK) return WS_OK;
+    if (ctx->gpu && l.fault.kind == EMU_OK) {
+        /* the model could not run it (e.g. a CTA does not fit, or the
+           deadlock watchdog fired): ws__timing_launch wrote why */
+        st = strstr(ctx->err, "deadlock") ? WS_ERR_DEADLOCK : WS_ERR_LAUNCH;
+        ctx->pending = st;
+        return st;
+    }
     st = fault_status(l.fault.kind);
     if (st == WS_OK) st = WS_ERR_FAULT;
     ctx->pending = st;

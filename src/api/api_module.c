@@ -107,7 +107,9 @@ static int add_to_ctx(ws_ctx *ctx, ws_module *mod)
     return 0;
 }
 
-static ws_status load_parsed(ws_ctx *ctx, ptx_module *pm, ws_module **out)
+/* `text` (may be NULL) is kept for `ptxas -v` when the timing model will
+   ask for register counts. */
+static ws_status load_parsed(ws_ctx *ctx, ptx_module *pm, const char *text, ws_module **out)
 {
     ws_module *mod = calloc(1, sizeof *mod);
     if (!mod) { ptx_module_free(pm); return ws__error(ctx, WS_ERR_NOMEM, "out of host memory"); }
@@ -118,8 +120,9 @@ static ws_status load_parsed(ws_ctx *ctx, ptx_module *pm, ws_module **out)
     int nk = 0;
     for (uint32_t i = 0; i < pm->nfuncs; i++) nk += pm->funcs[i].is_entry && !pm->funcs[i].is_extern;
     mod->kernels = calloc(nk ? (size_t)nk : 1, sizeof *mod->kernels);
+    if (text && ctx->gpu && ctx->cfg.use_ptxas) mod->ptx_text = strdup(text);
     if (!mod->var_addr || !mod->kernels || add_to_ctx(ctx, mod)) {
-        free(mod->var_addr); free(mod->kernels); free(mod);
+        free(mod->var_addr); free(mod->kernels); free(mod->ptx_text); free(mod);
         ptx_module_free(pm);
         return ws__error(ctx, WS_ERR_NOMEM, "out of host memory");
     }
@@ -148,7 +151,7 @@ ws_status ws_module_load_string(ws_ctx *ctx, const char *ptx, const char *name,
     memset(&err, 0, sizeof err);
     ptx_module *pm = ptx_parse(ptx, strlen(ptx), name ? name : "<string>", &err);
     if (!pm) return ws__error(ctx, WS_ERR_PARSE, "%s", err.msg[0] ? err.msg : "parse error");
-    return load_parsed(ctx, pm, out);
+    return load_parsed(ctx, pm, ptx, out);
 }
 
 ws_status ws_module_load_file(ws_ctx *ctx, const char *path, ws_module **out)
@@ -180,9 +183,13 @@ ws_status ws_module_load_file(ws_ctx *ctx, const char *path, ws_module **out)
     ptx_error err;
     memset(&err, 0, sizeof err);
     ptx_module *pm = ptx_parse(text, len, path, &err);
+    if (!pm) {
+        free(text);
+        return ws__error(ctx, WS_ERR_PARSE, "%s", err.msg[0] ? err.msg : "parse error");
+    }
+    ws_status st = load_parsed(ctx, pm, text, out);
     free(text);
-    if (!pm) return ws__error(ctx, WS_ERR_PARSE, "%s", err.msg[0] ? err.msg : "parse error");
-    return load_parsed(ctx, pm, out);
+    return st;
 }
 
 void ws_module_unload(ws_module *mod)
@@ -205,6 +212,7 @@ void ws_module_unload(ws_module *mod)
         }
     free(mod->kernels);
     free(mod->var_addr);
+    free(mod->ptx_text);
     ptx_module_free(mod->pm);
     free(mod);
 }

@@ -29,6 +29,9 @@ int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_emu_bench(int argc, char **argv);
 int cli_cmd_exec(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);   /* cmd_bench.c */
+int cli_cmd_config(int argc, char **argv);  /* cmd_config.c: config list | show */
+int cli_cmd_policies(int argc, char **argv);/* cmd_config.c */
+int cli_cmd_timing_bench(int argc, char **argv); /* cmd_timing_bench.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

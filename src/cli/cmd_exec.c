@@ -29,10 +29,21 @@ static const char exec_usage[] =
     "  --arch sm_XX        compute capability of the simulated GPU (default sm_86);\n"
     "                      the newest PTX in the program not newer than it is used\n"
     "  --sms N             number of SMs (default 15)\n"
-    "  --clock-mhz N       nominal clock for simulated time (default 1400); until\n"
-    "                      the timing model exists a launch takes one cycle per\n"
-    "                      warp instruction per SM it occupies\n"
+    "  --clock-mhz N       nominal clock for simulated time (default 1400); without\n"
+    "                      the timing model a launch takes one cycle per warp\n"
+    "                      instruction per SM it occupies\n"
     "  --stack BYTES       per-thread local memory (default 1024)\n"
+    "  Timing model (cycle-level; without these kernels run functionally):\n"
+    "  --timing            run every launch on the timing model (machine gtx480);\n"
+    "                      cycles and L1D hit rate join the report, and the full\n"
+    "                      timing report follows it\n"
+    "  --config NAME|FILE  machine preset (warpsim config list) or config file\n"
+    "                      (ours or a gpgpusim.config); implies --timing\n"
+    "  --set key=value     override one parameter, repeatable (warpsim config\n"
+    "                      show); implies --timing\n"
+    "  --timing-report FILE  the full timing report as JSON\n"
+    "  --timeseries FILE   the time series (with --set timeseries_interval=N;\n"
+    "                      FILE ending .json: JSON, else CSV)\n"
     "  --lib-dir DIR       where libcudart.so.13 and libcuda.so.1 are (default: the\n"
     "                      lib/ folder next to the warpsim binary, or ../lib)\n"
     "  Exit status: the program's own; 2 on a usage error, 127 if it cannot start.\n";
@@ -40,8 +51,19 @@ static const char exec_usage[] =
 static const cli_opt exec_opts[] = {
     {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
-    {"lib-dir", true}, {NULL, false}
+    {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
+    {"timing-report", true}, {"timeseries", true}, {NULL, false}
 };
+
+#define EXEC_MAX_SETS 64
+
+/* The timing options, gathered before they are checked and exported. */
+typedef struct exec_timing {
+    bool on;
+    const char *config;
+    const char *sets[EXEC_MAX_SETS + 1];
+    int nsets;
+} exec_timing;
 
 /* 1 if DIR holds the runtime shim. */
 static int has_shim(const char *dir)
@@ -92,9 +114,20 @@ static bool valid_arch(const char *v)
 }
 
 /* Apply one option; returns false on a bad value. */
-static bool apply_opt(const char *name, const char *v, const char **lib_dir)
+static bool apply_opt(const char *name, const char *v, const char **lib_dir, exec_timing *t)
 {
-    if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
+    if (strcmp(name, "timing") == 0) t->on = true;
+    else if (strcmp(name, "config") == 0) { t->on = true; t->config = v; }
+    else if (strcmp(name, "set") == 0) {
+        if (t->nsets == EXEC_MAX_SETS || !strchr(v, '=') || strchr(v, '\n')) {
+            cli_error("exec", "bad --set '%s' (want key=value, at most %d)", v, EXEC_MAX_SETS);
+            return false;
+        }
+        t->on = true;
+        t->sets[t->nsets++] = v;
+    } else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
+    else if (strcmp(name, "timeseries") == 0) setenv("WARPSIM_TIMESERIES", v, 1);
+    else if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
     else if (strcmp(name, "per-kernel") == 0) setenv("WARPSIM_STATS_PER_KERNEL", "1", 1);
     else if (strcmp(name, "quiet") == 0) setenv("WARPSIM_QUIET", "1", 1);
     else if (strcmp(name, "lib-dir") == 0) *lib_dir = v;
@@ -110,6 +143,34 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir)
         return export_u64(name, v, 1, 100000, "WARPSIM_CLOCK_MHZ");
     else if (strcmp(name, "stack") == 0)
         return export_u64(name, v, 16, 1u << 24, "WARPSIM_STACK");
+    return true;
+}
+
+/* Check the timing configuration here (a bad one is a usage error before
+   the program starts) and export it for the shim: WARPSIM_SET holds the
+   settings one per line. */
+static bool export_timing(exec_timing *t)
+{
+    if (!t->on) return true;
+    t->sets[t->nsets] = NULL;
+    char warn[2048], err[2048];
+    if (ws_config_check(t->config, t->sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
+        cli_error("exec", "%s", err);
+        return false;
+    }
+    size_t n = 1;
+    for (int i = 0; i < t->nsets; i++) n += strlen(t->sets[i]) + 1;
+    char *joined = calloc(1, n);
+    if (!joined) return false;
+    for (int i = 0; i < t->nsets; i++) {
+        strcat(joined, t->sets[i]);
+        strcat(joined, "\n");
+    }
+    setenv("WARPSIM_TIMING", "1", 1);
+    if (t->config) setenv("WARPSIM_CONFIG", t->config, 1);
+    else unsetenv("WARPSIM_CONFIG");
+    setenv("WARPSIM_SET", joined, 1);
+    free(joined);
     return true;
 }
 
@@ -131,13 +192,15 @@ int cli_cmd_exec(int argc, char **argv)
     cli_iter it;
     const char *name, *value, *lib_dir = NULL;
     int r, prog = -1;
+    exec_timing timing = { 0 };
     cli_iter_init(&it, argc, argv, exec_opts);
     while (prog < 0 && (r = cli_iter_next(&it, &name, &value)) != CLI_ITER_END) {
         if (r == CLI_ITER_ERROR) return CLI_EXIT_USAGE;
         if (r == CLI_ITER_POSITIONAL) { prog = it.i - 1; break; }
         if (strcmp(name, "help") == 0) { fputs(exec_usage, stdout); return CLI_EXIT_OK; }
-        if (!apply_opt(name, value, &lib_dir)) return CLI_EXIT_USAGE;
+        if (!apply_opt(name, value, &lib_dir, &timing)) return CLI_EXIT_USAGE;
     }
+    if (!export_timing(&timing)) return CLI_EXIT_USAGE;
     if (prog < 0) {
         cli_error("exec", "no program given");
         fputs(exec_usage, stderr);

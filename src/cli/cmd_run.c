@@ -1,7 +1,8 @@
 /*
 ** cmd_run.c -- `warpsim run FILE.ptx KERNEL --grid .. --block .. --arg ..`:
 ** launch one kernel with scalar and buffer arguments given on the command
-** line, print the launch counters, and optionally dump buffers afterwards.
+** line, print the launch counters, and optionally dump buffers afterwards;
+** with --timing/--config/--set on the timing model, with its report.
 ** Argument specs are checked against the kernel's PTX signature first, so
 ** a wrong count or width is reported before anything runs.
 */
@@ -15,6 +16,7 @@
 #define RUN_MAX_ARGS 64
 #define RUN_MAX_DUMPS 16
 #define RUN_MAX_BUF (256ull << 20)   /* host copy is made first: keep it sane */
+#define RUN_MAX_SETS 64
 
 static const char run_usage[] =
     "usage: warpsim run FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
@@ -30,6 +32,16 @@ static const char run_usage[] =
     "  --shared BYTES   dynamic shared memory per CTA (default 0)\n"
     "  --dump ARG:N     after the launch print the first N 32-bit words of\n"
     "                   buffer argument ARG (0-based), as int, hex and float\n"
+    "  Timing model (cycle-level; without these the kernel runs functionally):\n"
+    "  --timing         run on the timing model (default machine gtx480) and\n"
+    "                   print its report\n"
+    "  --config NAME|FILE  machine preset (warpsim config list) or config file;\n"
+    "                   implies --timing\n"
+    "  --set key=value  override one parameter (repeatable; warpsim config show\n"
+    "                   lists them); implies --timing\n"
+    "  --stats-json FILE   write the timing report as JSON\n"
+    "  --timeseries FILE   write the time series (needs --set\n"
+    "                   timeseries_interval=N; FILE ending .json: JSON, else CSV)\n"
     "  Exit 0 on success, 1 on a bad argument value or kernel failure,\n"
     "  2 on a usage error or PTX that does not parse.\n";
 
@@ -54,6 +66,11 @@ typedef struct run_job {
     uint32_t nargs;
     run_dump dumps[RUN_MAX_DUMPS];
     uint32_t ndumps;
+    /* timing model */
+    bool timing;
+    const char *config, *stats_json, *timeseries;
+    const char *sets[RUN_MAX_SETS + 1];
+    uint32_t nsets;
 } run_job;
 
 /* ------------------------------------------------------------------ */
@@ -198,6 +215,22 @@ static int handle_option(run_job *job, const char *cmd, const char *name, const 
             cli_error(cmd, "bad --arg '%s' (see `warpsim run --help` for SPEC forms)", value);
             return CLI_EXIT_FAIL;
         }
+    } else if (strcmp(name, "timing") == 0) {
+        job->timing = true;
+    } else if (strcmp(name, "config") == 0) {
+        job->config = value;
+        job->timing = true;
+    } else if (strcmp(name, "set") == 0) {
+        if (job->nsets == RUN_MAX_SETS || !strchr(value, '=')) {
+            cli_error(cmd, "bad --set '%s' (want key=value, at most %d)", value, RUN_MAX_SETS);
+            return CLI_EXIT_USAGE;
+        }
+        job->sets[job->nsets++] = value;
+        job->timing = true;
+    } else if (strcmp(name, "stats-json") == 0) {
+        job->stats_json = value;
+    } else if (strcmp(name, "timeseries") == 0) {
+        job->timeseries = value;
     } else if (strcmp(name, "dump") == 0) {
         if (job->ndumps == RUN_MAX_DUMPS || !parse_dump(value, &job->dumps[job->ndumps])) {
             cli_error(cmd, "bad --dump '%s' (want ARG:N, at most %d dumps)", value, RUN_MAX_DUMPS);
@@ -212,7 +245,8 @@ static int parse_command_line(run_job *job, int argc, char **argv)
 {
     static const cli_opt opts[] = {
         {"grid", true}, {"block", true}, {"shared", true}, {"arg", true},
-        {"dump", true}, {"help", false}, {NULL, false}};
+        {"dump", true}, {"help", false}, {"timing", false}, {"config", true},
+        {"set", true}, {"stats-json", true}, {"timeseries", true}, {NULL, false}};
     cli_iter it;
     const char *name, *value;
     int kind, rc;
@@ -230,6 +264,11 @@ static int parse_command_line(run_job *job, int argc, char **argv)
                 return CLI_EXIT_USAGE;
             }
         }
+    }
+    if ((job->stats_json || job->timeseries) && !job->timing) {
+        cli_error(argv[0], "--stats-json and --timeseries need the timing model "
+                  "(--timing, --config or --set)");
+        return CLI_EXIT_USAGE;
     }
     if (!job->path || !job->kernel || !job->have_grid || !job->have_block) {
         cli_error(argv[0], "need FILE.ptx, KERNEL, --grid and --block");
@@ -343,6 +382,31 @@ static void print_stats(const ws_ctx *ctx, const run_job *job)
     printf("  ctas %" PRIu64 ", warps %" PRIu64 ", warp instructions %" PRIu64
            ", thread instructions %" PRIu64 "\n", s.ctas, s.warps, s.warp_insns,
            s.thread_insns);
+    if (job->timing) {
+        printf("  cycles %" PRIu64 ", IPC %.4f, L1D hits %" PRIu64 " of %" PRIu64 "\n",
+               s.cycles, s.cycles ? (double)s.thread_insns / (double)s.cycles : 0.0,
+               s.l1d_hits, s.l1d_accesses);
+        ws_report(ctx, stdout, 0);
+    }
+}
+
+/* Write the JSON report / time series the options asked for. */
+static bool write_timing_files(const ws_ctx *ctx, const run_job *job, const char *cmd)
+{
+    const char *paths[2] = { job->stats_json, job->timeseries };
+    bool ok = true;
+    for (int i = 0; i < 2; i++) {
+        if (!paths[i]) continue;
+        FILE *f = fopen(paths[i], "w");
+        size_t n = strlen(paths[i]);
+        bool json = i == 0 || (n >= 5 && strcmp(paths[i] + n - 5, ".json") == 0);
+        if (!f || (i == 0 ? ws_report(ctx, f, 1) : ws_timeseries(ctx, f, json)) != WS_OK
+            || fclose(f) != 0) {
+            cli_error(cmd, "cannot write '%s'", paths[i]);
+            ok = false;
+        }
+    }
+    return ok;
 }
 
 static int launch_job(ws_ctx *ctx, run_job *job, const char *cmd)
@@ -372,10 +436,35 @@ static int launch_job(ws_ctx *ctx, run_job *job, const char *cmd)
     }
     print_stats(ctx, job);
     int rc = CLI_EXIT_OK;
+    if (job->timing && !write_timing_files(ctx, job, cmd))
+        rc = CLI_EXIT_FAIL;
     for (uint32_t i = 0; i < job->ndumps; i++)
         if (!print_dump(ctx, job, &job->dumps[i], cmd))
             rc = CLI_EXIT_FAIL;
     ws_module_unload(mod);
+    return rc;
+}
+
+/* Create the context (with the timing model when asked: a configuration
+   error is a usage error) and launch. */
+static int run_in_context(run_job *job, const char *cmd)
+{
+    ws_options o = { 0 };
+    o.timing = job->timing;
+    o.config = job->config;
+    job->sets[job->nsets] = NULL;
+    o.settings = job->sets;
+    ws_ctx *ctx = NULL;
+    char err[2048];
+    ws_status st = ws_ctx_create2(&o, &ctx, err, sizeof err);
+    if (st != WS_OK) {
+        cli_error(cmd, "%s", err);
+        return st == WS_ERR_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    if (ws_config_warnings(ctx)[0])
+        cli_error(cmd, "warning: %s", ws_config_warnings(ctx));
+    int rc = launch_job(ctx, job, cmd);
+    ws_ctx_destroy(ctx);
     return rc;
 }
 
@@ -389,12 +478,8 @@ int cli_cmd_run(int argc, char **argv)
     int rc = parse_command_line(job, argc, argv);
     if (rc < 0)
         rc = check_signature(job, argv[0]);
-    if (rc < 0) {
-        ws_ctx *ctx = ws_ctx_create(NULL);
-        rc = ctx ? launch_job(ctx, job, argv[0]) : CLI_EXIT_FAIL;
-        if (ctx)
-            ws_ctx_destroy(ctx);
-    }
+    if (rc < 0)
+        rc = run_in_context(job, argv[0]);
     for (uint32_t i = 0; i < job->nargs; i++)
         free(job->args[i].host);
     free(job);

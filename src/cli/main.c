@@ -27,6 +27,12 @@ static const cli_command commands[] = {
      "run a CUDA program (nvcc -cudart shared) on the simulator"},
     {"bench", cli_cmd_bench, "list | run NAME [--size S] [options] | characterize [NAME...]",
      "the bundled benchmark suite: list, build and run, characterize"},
+    {"config", cli_cmd_config, "list | show [PRESET|FILE] [--set key=value]... [--json]",
+     "timing model machines: presets, every parameter with value and unit"},
+    {"policies", cli_cmd_policies, "",
+     "scheduling policies and their parameters (also --list-policies)"},
+    {"timing-bench", cli_cmd_timing_bench, "[--config NAME|FILE] [--size tiny|small] [NAME...]",
+     "timing-model speed over the benchmark suite (thread-insns/s, cycles/s)"},
     {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",
      "functional emulation speed benchmark (thread-instructions per second)"},
     {NULL, NULL, NULL, NULL}
@@ -35,12 +41,13 @@ static const cli_command commands[] = {
 static void print_usage(FILE *out)
 {
     fprintf(out,
-            "warpsim %s -- cycle-level GPU simulator (PTX front end + functional emulator)\n\n"
-            "usage: warpsim [--help | --version]\n"
+            "warpsim %s -- cycle-level GPU simulator (PTX front end, functional emulator,\n"
+            "timing model)\n\n"
+            "usage: warpsim [--help | --version | --list-policies]\n"
             "       warpsim COMMAND [ARGS...]     (warpsim COMMAND --help for details)\n\n"
             "commands:\n", WS_VERSION_STRING);
     for (const cli_command *c = commands; c->name; c++)
-        fprintf(out, "  %-10s %s\n", c->name, c->help);
+        fprintf(out, "  %-12s %s\n", c->name, c->help);
     fprintf(out, "\nexit status: 0 success, 1 failure (kernel fault, check FAIL), 2 usage or parse error\n");
 }
 
@@ -63,6 +70,8 @@ int main(int argc, char **argv)
         print_usage(stdout);
         return CLI_EXIT_OK;
     }
+    if (strcmp(cmd, "--list-policies") == 0)
+        return cli_cmd_policies(1, argv + 1);
     if (strcmp(cmd, "--version") == 0) {
         printf("warpsim %s\n", WS_VERSION_STRING);
         return CLI_EXIT_OK;
@@ -71,7 +80,8 @@ int main(int argc, char **argv)
         if (strcmp(c->name, cmd) == 0)
             return c->handler(argc - 1, argv + 1);
     if (cmd[0] == '-')
-        fprintf(stderr, "warpsim: unknown option '%s' (valid: --help, --version)\n", cmd);
+        fprintf(stderr, "warpsim: unknown option '%s' (valid: --help, --version, "
+                "--list-policies)\n", cmd);
     else
         fprintf(stderr, "warpsim: unknown command '%s'\n", cmd);
     list_commands(stderr);

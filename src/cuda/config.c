@@ -1,7 +1,8 @@
 /*
 ** config.c -- the simulated GPU and report options of the CUDA shims,
 ** read once from WARPSIM_* environment variables (set by `warpsim exec`),
-** plus the messages both shims print.
+** including the timing model's (checked before anything runs), plus the
+** messages both shims print.
 */
 #include "cuda_internal.h"
 #include <errno.h>
@@ -63,6 +64,40 @@ static void env_arch(wsc_config *c)
     c->cc_minor = (int)(x % 10);
 }
 
+static void env_str(const char *name, char *out, size_t len)
+{
+    const char *v = getenv(name);
+    if (v && *v) snprintf(out, len, "%s", v);
+}
+
+/*
+** The timing model's options.  WARPSIM_SET holds "key=value" lines; a bad
+** configuration is a usage error of the whole run: it is reported (file,
+** key, value, bounds) and the program stops with status 2 before any
+** kernel runs, rather than silently running something else.
+*/
+static void timing_read(wsc_config *c)
+{
+    c->timing = env_flag(WSC_ENV_TIMING);
+    env_str(WSC_ENV_CONFIG, c->timing_config, sizeof c->timing_config);
+    env_str(WSC_ENV_SET, c->set_buf, sizeof c->set_buf);
+    env_str(WSC_ENV_TIMESERIES, c->timeseries, sizeof c->timeseries);
+    env_str(WSC_ENV_REPORT_JSON, c->timing_report, sizeof c->timing_report);
+    int n = 0;
+    for (char *save = NULL, *kv = strtok_r(c->set_buf, "\n", &save); kv && n < 64;
+         kv = strtok_r(NULL, "\n", &save))
+        if (*kv) c->settings[n++] = kv;
+    c->settings[n] = NULL;
+    if (!c->timing) return;
+    char warn[2048] = "", err[1024] = "";
+    if (ws_config_check(c->timing_config[0] ? c->timing_config : NULL, c->settings, warn,
+                        sizeof warn, err, sizeof err) != WS_OK) {
+        wsc_msg("%s", err);
+        exit(2);
+    }
+    if (warn[0]) wsc_msg("warning: %s", warn);
+}
+
 void wsc_config_read(wsc_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -78,6 +113,7 @@ void wsc_config_read(wsc_config *c)
     env_u32(WSC_ENV_SMS, 1, 4096, &c->num_sms);
     env_u32(WSC_ENV_CLOCK_MHZ, 1, 100000, &c->clock_mhz);
     env_u32(WSC_ENV_STACK, 16, 1u << 24, &c->stack_bytes);
+    timing_read(c);
 }
 
 ws_options wsc_config_options(const wsc_config *c)
@@ -88,5 +124,14 @@ ws_options wsc_config_options(const wsc_config *c)
     o.num_sms = c->num_sms;
     o.stack_bytes = c->stack_bytes;
     o.max_shared_bytes = WSC_SHARED_PER_BLOCK;
+    if (c->timing) {
+        o.timing = 1;
+        o.config = c->timing_config[0] ? c->timing_config : NULL;
+        o.settings = c->settings;
+        /* the full report follows the shim's own summary at exit */
+        o.report_out = c->quiet ? NULL : stderr;
+        o.report_json = c->timing_report[0] ? c->timing_report : NULL;
+        o.timeseries = c->timeseries[0] ? c->timeseries : NULL;
+    }
     return o;
 }

@@ -25,6 +25,12 @@
 #define WSC_ENV_SMS         "WARPSIM_SMS"              /* number of SMs */
 #define WSC_ENV_CLOCK_MHZ   "WARPSIM_CLOCK_MHZ"        /* nominal core clock */
 #define WSC_ENV_STACK       "WARPSIM_STACK"            /* per-thread local bytes */
+/* appended: the timing model */
+#define WSC_ENV_TIMING      "WARPSIM_TIMING"           /* 1: cycle-level timing model */
+#define WSC_ENV_CONFIG      "WARPSIM_CONFIG"           /* preset name or config file */
+#define WSC_ENV_SET         "WARPSIM_SET"              /* key=value lines (newline-separated) */
+#define WSC_ENV_TIMESERIES  "WARPSIM_TIMESERIES"       /* time series file (.json or CSV) */
+#define WSC_ENV_REPORT_JSON "WARPSIM_TIMING_REPORT"    /* full timing report (JSON) file */
 
 typedef struct wsc_config {
     char stats_json[1024];  /* "" = no JSON file */
@@ -34,6 +40,14 @@ typedef struct wsc_config {
     uint32_t num_sms;
     uint32_t clock_mhz;
     uint32_t stack_bytes;   /* 0 = library default */
+    /* appended: the timing model (config.c fills these; settings points
+       into set_buf, so a wsc_config is not copied once read) */
+    bool timing;
+    char timing_config[1024];   /* "" = default preset */
+    char set_buf[4096];
+    const char *settings[65];   /* NULL-terminated, into set_buf */
+    char timeseries[1024];      /* "" = none */
+    char timing_report[1024];   /* "" = none */
 } wsc_config;
 
 /* Fill `c` from the environment; a bad value is reported on stderr and
@@ -87,6 +101,8 @@ typedef struct wsc_kstats {
     /* appended for characterization: memory and barrier warp instructions,
        shortest and longest warp over all launches (0 = no warp ran) */
     uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
+    /* appended: timing model counters, summed over launches */
+    uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
 } wsc_kstats;
 
 typedef struct wsc_launch_rec {

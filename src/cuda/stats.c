@@ -12,13 +12,15 @@
 #include <string.h>
 
 /*
-** Simulated time before the timing model exists: every SM the grid can
+** Simulated time without the timing model (with it, ws_stats.cycles):
+** every SM the grid can
 ** occupy (min(SMs, CTAs)) retires one warp instruction per cycle, so a
 ** launch takes ceil(warp instructions / those SMs) cycles.  Crude but
 ** deterministic and monotone in work; cudaEvent timings use it.
 */
 uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms)
 {
+    if (s->cycles) return s->cycles;   /* the timing model measured it */
     uint64_t sms = s->ctas < num_sms ? s->ctas : num_sms;
     if (sms == 0) sms = 1;
     return (s->warp_insns + sms - 1) / sms;
@@ -89,6 +91,10 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
         k->warp_insns_min = s->warp_insns_min;
     if (s->warp_insns_max > k->warp_insns_max) k->warp_insns_max = s->warp_insns_max;
     k->cycles += cycles;
+    k->l1d_accesses += s->l1d_accesses;
+    k->l1d_hits += s->l1d_hits;
+    k->l1d_misses += s->l1d_misses;
+    k->lsu_stall_cycles += s->lsu_stall_cycles;
     st->cycles += cycles;
     st->total_launches++;
     if (!c->per_kernel) return;
@@ -109,14 +115,27 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
 /* Output                                                              */
 /* ------------------------------------------------------------------ */
 
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
+
+/* What the cycle counts mean, for the report headers. */
+static void time_model(const wsc_config *c, char *buf, size_t len)
+{
+    if (c->timing)
+        snprintf(buf, len, "timing model, configuration %s",
+                 c->timing_config[0] ? c->timing_config : "gtx480");
+    else
+        snprintf(buf, len, "functional emulation; cycles: 1 warp instruction per SM per cycle");
+}
+
 static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
 {
     uint64_t w = 0, t = 0;
+    char model[1200];
+    time_model(c, model, sizeof model);
     fprintf(out, "warpsim: ---- statistics: %" PRIu64 " launch%s of %u kernel%s on "
-            "sm_%d%d, %u SMs (functional emulation; cycles: 1 warp instruction per SM "
-            "per cycle) ----\n", st->total_launches, st->total_launches == 1 ? "" : "es",
-            st->nkernels, st->nkernels == 1 ? "" : "s", c->cc_major, c->cc_minor,
-            c->num_sms);
+            "sm_%d%d, %u SMs (%s) ----\n", st->total_launches,
+            st->total_launches == 1 ? "" : "es", st->nkernels, st->nkernels == 1 ? "" : "s",
+            c->cc_major, c->cc_minor, c->num_sms, model);
     for (uint32_t i = 0; i < st->nkernels; i++) {
         const wsc_kstats *k = &st->kernels[i];
         fprintf(out, "warpsim: %s: %" PRIu64 " launch%s, %" PRIu64 " CTAs, %" PRIu64
@@ -126,6 +145,12 @@ static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
         fprintf(out, "warpsim:   %" PRIu64 " memory and %" PRIu64 " barrier warp "
                 "instructions; warp length %" PRIu64 "..%" PRIu64 " instructions\n",
                 k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
+        if (c->timing)
+            fprintf(out, "warpsim:   timing: IPC %.4f (thread instructions per cycle), L1D hit "
+                    "rate %.4f (%" PRIu64 " of %" PRIu64 " accesses), LSU stall cycles %"
+                    PRIu64 "\n", ratio(k->thread_insns, k->cycles),
+                    ratio(k->l1d_hits, k->l1d_accesses), k->l1d_hits, k->l1d_accesses,
+                    k->lsu_stall_cycles);
         w += k->warp_insns;
         t += k->thread_insns;
     }
@@ -162,15 +187,37 @@ static void json_classes(FILE *f, uint64_t mem, uint64_t bar, uint64_t wmin, uin
             wmin, wmax);
 }
 
+/* Timing-model counters (only with the timing model on). */
+static void json_timing(FILE *f, const wsc_config *c, uint64_t ti, uint64_t cycles,
+                        uint64_t acc, uint64_t hits, uint64_t misses, uint64_t lsu)
+{
+    if (!c->timing) return;
+    fprintf(f, ", \"ipc\": %.6f, \"l1d_accesses\": %" PRIu64 ", \"l1d_hits\": %" PRIu64
+            ", \"l1d_misses\": %" PRIu64 ", \"l1d_hit_rate\": %.6f, \"lsu_stall_cycles\": %"
+            PRIu64, ratio(ti, cycles), acc, hits, misses, ratio(hits, acc), lsu);
+}
+
 static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
 {
     uint64_t ctas = 0, warps = 0, wi = 0, ti = 0, mem = 0, bar = 0, wmin = 0, wmax = 0;
+    uint64_t acc = 0, hits = 0, misses = 0, lsu = 0;
     fprintf(f, "{\n  \"simulator\": \"warpsim\",\n  \"version\": \"%s\",\n  \"api\": ",
             WS_VERSION_STRING);
     json_str(f, api);
     fprintf(f, ",\n  \"gpu\": {\"arch\": \"sm_%d%d\", \"sms\": %u, \"clock_mhz\": %u},\n"
-            "  \"time_model\": \"nominal: 1 warp instruction per SM per cycle\",\n"
-            "  \"kernels\": [", c->cc_major, c->cc_minor, c->num_sms, c->clock_mhz);
+            "  \"time_model\": ", c->cc_major, c->cc_minor, c->num_sms, c->clock_mhz);
+    json_str(f, c->timing ? "timing" : "nominal: 1 warp instruction per SM per cycle");
+    if (c->timing) {
+        fprintf(f, ",\n  \"timing_config\": ");
+        json_str(f, c->timing_config[0] ? c->timing_config : "gtx480");
+        fprintf(f, ", \"timing_settings\": [");
+        for (int i = 0; c->settings[i]; i++) {
+            fputs(i ? ", " : "", f);
+            json_str(f, c->settings[i]);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ",\n  \"kernels\": [");
     for (uint32_t i = 0; i < st->nkernels; i++) {
         const wsc_kstats *k = &st->kernels[i];
         fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
@@ -182,7 +229,11 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
         fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
         json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
         json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
+        json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
+                    k->l1d_misses, k->lsu_stall_cycles);
         fputc('}', f);
+        acc += k->l1d_accesses; hits += k->l1d_hits; misses += k->l1d_misses;
+        lsu += k->lsu_stall_cycles;
         ctas += k->ctas; warps += k->warps; wi += k->warp_insns; ti += k->thread_insns;
         mem += k->mem_insns; bar += k->bar_insns;
         if (k->warp_insns_min && (!wmin || k->warp_insns_min < wmin)) wmin = k->warp_insns_min;
@@ -203,6 +254,8 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
                         r->cycles);
             json_classes(f, r->s.mem_insns, r->s.bar_insns, r->s.warp_insns_min,
                          r->s.warp_insns_max);
+            json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
+                        r->s.l1d_misses, r->s.lsu_stall_cycles);
             fputc('}', f);
         }
         fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
@@ -210,6 +263,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
     fprintf(f, "  \"total\": {\"launches\": %" PRIu64 ", ", st->total_launches);
     json_counts(f, ctas, warps, wi, ti, st->cycles);
     json_classes(f, mem, bar, wmin, wmax);
+    json_timing(f, c, ti, st->cycles, acc, hits, misses, lsu);
     fprintf(f, "}\n}\n");
 }
 

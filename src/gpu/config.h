@@ -127,4 +127,22 @@ void gpu_config_dump(const gpu_config *c, FILE *out, bool json);
 /* Names of the presets, NULL-terminated. */
 extern const char *const gpu_preset_names[];
 
+/* ---- appended with the parameter table (config.c) ---- */
+
+/* One-stop construction: defaults, then `config` (NULL = defaults; a
+   preset name, else a config file path), then each "key=value" of the
+   NULL-terminated `settings` (a key starting with '-' is a GPGPU-Sim
+   option), then gpu_config_check.  Warnings (GPGPU-Sim options not
+   understood) go to `warn` ("" when none).  0 / -1 with a message. */
+int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
+                     char *warn, size_t warnlen, char *err, size_t errlen);
+/* Apply one "key=value" (or "-gpgpusim_option=value") setting. */
+int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errlen);
+/* Value of parameter `key` as text (what the dump prints); -1 if unknown. */
+int gpu_config_get(const gpu_config *c, const char *key, char *buf, size_t len);
+/* Key of the i-th parameter of the table, NULL past the end. */
+const char *gpu_config_key(uint32_t i);
+/* One-line description of a preset, NULL if there is no such preset. */
+const char *gpu_preset_summary(const char *name);
+
 #endif /* WS_GPU_CONFIG_H */

@@ -41,4 +41,23 @@ void gpu_stats_release(gpu_kernel_stats *st);
 uint64_t gpu_cycle(const gpu *g);
 const gpu_config *gpu_get_config(const gpu *g);
 
+
+/* ---- appended by the timing model ---- */
+#include "../policy/policy.h"
+
+/* gpu_new with the policies given directly instead of looked up by the
+   configured names (tests, and gpu_new itself).  `ws_params` may be NULL
+   (policy defaults); `fetch` and `cta_map` may be NULL (built-in round
+   robin). */
+gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
+                  const ws_param_values *ws_params, const ws_fetch_ops *fetch,
+                  const ws_cta_map_ops *cta_map, char *err, size_t errlen);
+
+/* CTAs of a kernel with this shape that fit on one SM at once, and the
+   resource that limits them ("threads", "warps", "ctas", "registers",
+   "shared memory"); 0 when one CTA does not fit. */
+uint32_t gpu_ctas_per_sm(const gpu_config *cfg, uint32_t threads_per_cta,
+                         uint32_t regs_per_thread, uint32_t shmem_per_cta,
+                         const char **limiter);
+
 #endif /* WS_GPU_H */

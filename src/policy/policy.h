@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* ------------------------------------------------------------------ */
 /* Parameters a policy declares (name, default, bounds, help)          */
@@ -209,5 +210,49 @@ extern const ws_cta_map_ops *const ws_cta_maps[];
 int ws_params_resolve(const char *policy, const ws_param_desc *params,
                       uint32_t nkv, const char *const *keys, const char *const *vals,
                       ws_param_values *out, char *err, size_t errlen);
+
+/* ---- appended by the policy implementer -------------------------- */
+
+/* Like ws_params_resolve, but from the text form "k=v,k=v" (spaces around
+   keys and values ignored; "" or NULL = all defaults). */
+int ws_params_parse(const char *policy, const ws_param_desc *params, const char *text,
+                    ws_param_values *out, char *err, size_t errlen);
+/* Every policy of every kind with its parameters (name, default, bounds,
+   unit, help), for `--list-policies`. */
+void ws_policies_print(FILE *out);
+/* The registered names of one kind, comma-separated, into buf (for
+   "unknown policy" messages). */
+enum { WS_POLICY_WARP_SCHED = 0, WS_POLICY_FETCH, WS_POLICY_CTA_MAP };
+void ws_policy_names(int kind, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Helper for policy implementations (the policy files only)         */
+/* ------------------------------------------------------------------ */
+
+/* Sort `perm` (a permutation of 0..n-1 kept by the caller from cycle to
+   cycle) so that live warps come first, oldest (smallest age) first, ties
+   by index; return how many are live.  Insertion sort on the previous
+   cycle's order: O(n) while ages do not change, which is almost always. */
+static inline uint32_t ws_order_by_age(const ws_warp_view *w, uint32_t *perm, uint32_t n)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = perm[i], j = i;
+        while (j > 0) {
+            uint32_t y = perm[j - 1];
+            bool after = w[y].valid != w[x].valid ? !w[y].valid
+                       : w[y].age != w[x].age     ? w[y].age > w[x].age
+                                                  : y > x;
+            if (!after)
+                break;
+            perm[j] = y;
+            j--;
+        }
+        perm[j] = x;
+    }
+    while (live < n && w[perm[live]].valid)
+        live++;
+    return live;
+}
 
 #endif /* WS_POLICY_H */

@@ -1,0 +1,235 @@
+/*
+** core.h -- the SM pipeline's internal interface (core/ only; gpu/gpu.c
+** drives it through the "SM" section at the bottom).
+**
+** One SM = warp slots + CTA slots + fetch (fetch.c) + per-warp instruction
+** buffers + scoreboard (scoreboard.c) + warp schedulers (issue.c) +
+** execution pipes (issue.c: latency/initiation interval per unit) + the
+** LSU (ldst.c, with coalesce.c and smem_banks.c) + its L1 caches (mem/).
+** Instructions execute functionally at issue (emu_warp_step); the model
+** only decides *when*.  sm.c owns the lifecycle and the tick order:
+** replies -> LSU -> L1 send -> issue -> fetch/decode (back to front).
+*/
+#ifndef WS_CORE_H
+#define WS_CORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "../emu/emu.h"
+#include "../gpu/config.h"
+#include "../gpu/stats.h"
+#include "../mem/l1.h"
+#include "../mem/mem_port.h"
+#include "../policy/policy.h"
+
+#define CORE_SB_CAP     32          /* pending register writes per warp */
+#define CORE_MAX_SRC    12
+#define CORE_MAX_DST    4
+#define CORE_PRED_BIT   0x40000000  /* scoreboard id of a predicate */
+#define CORE_NO_PC      UINT32_MAX
+#define CORE_NONE       UINT32_MAX
+#define CORE_NEVER      UINT64_MAX
+#define CORE_MAX_TX     128         /* transactions of one memory instruction */
+
+/* ------------------------------------------------------------------ */
+/* Per-instruction timing facts, computed once per launch (decode.c)   */
+/* ------------------------------------------------------------------ */
+
+enum { CORE_K_ALU = 0, CORE_K_MEM, CORE_K_CTRL, CORE_K_BAR };
+#define CORE_UNIT_NONE 0xff
+
+typedef struct core_uinfo {
+    uint8_t  kind;        /* CORE_K_* */
+    uint8_t  unit;        /* GPU_UNIT_* or CORE_UNIT_NONE */
+    uint8_t  next_class;  /* WS_NEXT_* */
+    bool     is_load;     /* reads memory into registers (ld, ldu, atom) */
+    uint8_t  nsrc, ndst;
+    uint16_t latency, interval;
+    int32_t  src[CORE_MAX_SRC];   /* frame-relative; CORE_PRED_BIT marks predicates */
+    int32_t  dst[CORE_MAX_DST];
+} core_uinfo;
+
+/* Table for every uop of `m` (caller frees). NULL when out of memory. */
+core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg);
+
+/* ------------------------------------------------------------------ */
+/* Warps, CTAs, loads                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct core_sb_entry {
+    int32_t  reg;         /* absolute register id in the warp's stack */
+    uint32_t load;        /* load record it waits for, or CORE_NONE */
+    uint64_t ready;       /* cycle the value can be read (CORE_NEVER: unknown yet) */
+} core_sb_entry;
+
+typedef struct core_warp {
+    emu_warp *ew;         /* NULL: slot free */
+    bool     finished;    /* executed its last instruction */
+    uint32_t slot, sched, cta_slot;
+    uint64_t age;
+    /* instruction buffer: ring of pcs and the cycle each is decoded */
+    uint32_t *ib_pc;
+    uint64_t *ib_ready;
+    uint32_t ib_head, ib_n;
+    uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
+    core_sb_entry sb[CORE_SB_CAP];
+    uint32_t sb_n;
+    uint32_t pending_loads;
+    uint64_t issued, fetched, last_fetch, last_issue;
+    uint8_t  stall;       /* WS_STALL_* found this cycle */
+    uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
+} core_warp;
+
+typedef struct core_cta {
+    bool     live;
+    emu_cta  ecta;
+    uint32_t warps_left;  /* warps not yet finished */
+    uint32_t slot[32];    /* warp slot of each of its warps (<= 1024 threads) */
+} core_cta;
+
+typedef struct core_load {
+    uint32_t warp;        /* slot */
+    uint32_t outstanding; /* transactions not yet back */
+    bool     all_sent;    /* the LSU has handed every transaction over */
+    uint64_t ready;       /* latest data-ready cycle of its transactions */
+    uint32_t next_free;
+} core_load;
+
+/* one memory transaction after coalescing */
+enum { CORE_C_L1D = 0, CORE_C_L1C, CORE_C_L1T, CORE_C_COUNT };
+typedef struct core_tx {
+    uint64_t addr;
+    uint8_t  cache;       /* CORE_C_* */
+    uint8_t  kind;        /* MEM_READ / MEM_WRITE / MEM_ATOMIC */
+} core_tx;
+
+/* the LSU's current instruction */
+typedef struct core_lsu {
+    bool     busy;
+    uint32_t warp, load;  /* load = CORE_NONE for stores */
+    uint32_t pc;
+    uint32_t shmem_cycles;/* bank-conflict cycles left before the cache part */
+    bool     shmem;       /* has a shared-memory part */
+    uint32_t ntx, next;
+    core_tx  tx[CORE_MAX_TX];
+} core_lsu;
+
+/* one warp scheduler unit */
+typedef struct core_sched {
+    const ws_warp_sched_ops *ops;
+    void    *st;
+    uint32_t nwarps;
+    ws_warp_view *view;   /* nwarps entries: slot = index * n_schedulers + sched */
+    uint32_t *order;
+    uint8_t  last_slot;   /* GPU_SLOT_* of the last cycle (for skipped cycles) */
+} core_sched;
+
+/* ------------------------------------------------------------------ */
+/* SM                                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct core_sm {
+    uint32_t id;
+    const gpu_config *cfg;
+    const core_uinfo *ui;         /* current launch's decode table */
+    emu_launch *launch;
+    uint32_t nwarps, nctas;       /* slot counts */
+    core_warp *warps;
+    core_cta *ctas;
+    uint32_t live_warps, live_ctas;
+    uint64_t next_age;
+    /* resources in use */
+    uint32_t used_threads, used_regs, used_shmem;
+
+    core_sched *sched;
+    const ws_fetch_ops *fetch_ops;
+    void *fetch_st;
+    ws_fetch_warp_view *fview;
+    uint32_t fetch_rr;
+
+    uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
+    uint32_t nunits[GPU_UNIT_COUNT];
+
+    core_lsu lsu;
+    core_load *loads;
+    uint32_t nloads, load_free;
+    mem_l1 *l1[CORE_C_COUNT];
+    uint32_t *tokbuf;             /* room for the largest MSHR merge list */
+    bool saturated;
+
+    /* per cycle */
+    bool     active;              /* something happened: no skipping */
+    uint64_t wake;                /* earliest timed change among stalls */
+    uint64_t last_progress;       /* last issue or load return */
+    bool     fault;
+    bool     cta_freed;           /* a CTA finished: the dispatcher may run */
+
+    gpu_kernel_stats *st;         /* counters of the running kernel */
+} core_sm;
+
+/* sm.c */
+core_sm *core_sm_new(uint32_t id, const gpu_config *cfg, const ws_warp_sched_ops *ws,
+                     const ws_param_values *wsp, const ws_fetch_ops *fo,
+                     char *err, size_t errlen);
+void core_sm_free(core_sm *sm);
+void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
+                          gpu_kernel_stats *st);
+/* May a CTA needing these resources start now? */
+bool core_sm_fits(const core_sm *sm, uint32_t nwarps, uint32_t regs, uint32_t shmem);
+/* Start CTA `linear` here. 0, or -1 when out of host memory. */
+int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shmem,
+                       uint64_t cycle);
+/* One core cycle (everything but reply delivery). */
+void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle);
+/* A reply for one of this SM's caches. */
+void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
+/* Nothing resident and nothing in flight. */
+bool core_sm_idle(const core_sm *sm);
+/* Counters for `n` cycles skipped after `cycle` (same state as the last). */
+void core_sm_account_skip(core_sm *sm, uint64_t n);
+/* Append a description of every live warp and unit to buf. */
+void core_sm_dump(const core_sm *sm, uint64_t cycle, char *buf, size_t len);
+/* Release every resident CTA (after a fault or a stop). */
+void core_sm_abort(core_sm *sm);
+void core_sm_event(core_sm *sm, uint32_t sched, const ws_sched_event *e, uint64_t cycle);
+void core_sm_event_all(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
+void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle);
+
+/* scoreboard.c */
+void core_sb_clear(core_warp *w);
+/* Ready = no source or destination of `ui` pending at `cycle`.  When not
+   ready, *wake gets the cycle it frees up (CORE_NEVER: waits on memory). */
+bool core_sb_ready(core_warp *w, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
+void core_sb_reserve(core_warp *w, const core_uinfo *ui, uint64_t ready, uint32_t load);
+void core_sb_release_load(core_warp *w, uint32_t load, uint64_t ready);
+
+/* fetch.c */
+void core_fetch_tick(core_sm *sm, uint64_t cycle);
+void core_ib_flush(core_warp *w);
+
+/* issue.c */
+void core_issue_tick(core_sm *sm, uint64_t cycle);
+
+/* ldst.c */
+/* Take memory instruction `ui` of warp `w` just executed (`info`).
+   Called only when the LSU is free. */
+void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
+                     uint32_t load, uint64_t cycle);
+/* A load record for warp `w` (caller checked core_lsu_can_take_load). */
+uint32_t core_load_alloc(core_sm *sm, core_warp *w);
+void core_lsu_tick(core_sm *sm, uint64_t cycle);
+void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
+bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
+
+/* coalesce.c: distinct `seg`-byte segments touched by the lanes of
+   `mask` (each accessing `nbytes` at addr[lane]); written to `out` in
+   order of first touch, at most `max`; returns the count. */
+uint32_t core_coalesce(const uint64_t *addr, uint32_t mask, uint32_t nbytes, uint32_t seg,
+                       uint64_t *out, uint32_t max);
+
+/* smem_banks.c: cycles a shared-memory access needs (the conflict
+   degree: most distinct words mapped to one bank; same word = broadcast). */
+uint32_t core_smem_cycles(const uint64_t *addr, uint32_t mask, uint32_t nbytes,
+                          uint32_t banks, uint32_t bank_bytes);
+
+#endif /* WS_CORE_H */

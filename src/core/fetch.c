@@ -1,0 +1,103 @@
+/*
+** fetch.c -- the fetch and decode stage: fills per-warp instruction
+** buffers.  The instruction cache is perfect (every fetch hits), so fetch
+** bandwidth and the fetch policy are all that limit supply.
+**
+** Each cycle the fetch policy picks up to `fetch_width` warps; a picked
+** warp gets as many sequential instructions as its buffer has room for
+** (one I-cache line's worth), each usable one cycle later (decode).  Fetch
+** stops after a control instruction or barrier: the issue stage flushes
+** the buffer when it executes one, and the next fetch starts from the
+** warp's real next pc (emu_warp_next), which also covers SIMT
+** reconvergence jumps.
+*/
+#include "core.h"
+
+void core_ib_flush(core_warp *w)
+{
+    w->ib_n = 0;
+    w->fetch_pc = CORE_NO_PC;
+}
+
+static bool fetch_can(const core_sm *sm, const core_warp *w)
+{
+    return w->ew && !w->finished && w->ew->state == EMU_W_READY
+        && w->ib_n < sm->cfg->ibuffer_size && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC);
+}
+
+static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
+{
+    uint32_t size = sm->cfg->ibuffer_size;
+    if (w->ib_n == 0) {
+        const ptx_uop *u = emu_warp_next(w->ew);
+        if (!u) return;
+        w->fetch_pc = (uint32_t)(u - w->ew->uops);
+        w->ib_head = 0;
+    }
+    while (w->ib_n < size && w->fetch_pc != CORE_NO_PC) {
+        uint32_t i = (w->ib_head + w->ib_n) % size;
+        uint32_t pc = w->fetch_pc;
+        w->ib_pc[i] = pc;
+        w->ib_ready[i] = cycle + 1;
+        w->ib_n++;
+        w->fetched++;
+        uint8_t k = sm->ui[pc].kind;
+        w->fetch_pc = (k == CORE_K_CTRL || k == CORE_K_BAR) ? CORE_NO_PC : pc + 1;
+    }
+    w->last_fetch = cycle;
+    w->recheck = 0;
+    sm->active = true;
+}
+
+/* Fetch through the configured policy: it sees every slot. */
+static void fetch_by_policy(core_sm *sm, uint64_t cycle)
+{
+    uint32_t first = 0;
+    while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first])) first++;
+    if (first == sm->nwarps) return;   /* the common case: every buffer is full */
+    for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
+    bool any = false;
+    for (uint32_t i = first; i < sm->nwarps; i++) {
+        const core_warp *w = &sm->warps[i];
+        ws_fetch_warp_view *v = &sm->fview[i];
+        v->can_fetch = fetch_can(sm, w);
+        any |= v->can_fetch;
+        v->slot = i;
+        v->age = w->age;
+        v->ibuf_count = w->ib_n;
+        v->fetched = w->fetched;
+        v->issued = w->issued;
+        v->last_fetch = w->last_fetch;
+        v->oracle_remaining = -1;
+    }
+    if (!any) return;
+    ws_fetch_view view = { .cycle = cycle, .sm = sm->id, .nwarps = sm->nwarps,
+                           .warps = sm->fview };
+    for (uint32_t k = 0; k < sm->cfg->fetch_width; k++) {
+        int i = sm->fetch_ops->pick(sm->fetch_st, &view);
+        if (i < 0 || (uint32_t)i >= sm->nwarps || !sm->fview[i].can_fetch) break;
+        fetch_warp(sm, &sm->warps[i], cycle);
+        sm->fview[i].can_fetch = false;
+    }
+}
+
+/* Built-in round robin, used when no fetch policy is configured. */
+static void fetch_round_robin(core_sm *sm, uint64_t cycle)
+{
+    uint32_t done = 0, n = sm->nwarps;
+    for (uint32_t k = 0; k < n && done < sm->cfg->fetch_width; k++) {
+        uint32_t i = (sm->fetch_rr + k) % n;
+        core_warp *w = &sm->warps[i];
+        if (!fetch_can(sm, w)) continue;
+        fetch_warp(sm, w, cycle);
+        done++;
+        sm->fetch_rr = (i + 1) % n;
+    }
+}
+
+void core_fetch_tick(core_sm *sm, uint64_t cycle)
+{
+    if (!sm->live_warps) return;
+    if (sm->fetch_ops && sm->fetch_ops->pick) fetch_by_policy(sm, cycle);
+    else fetch_round_robin(sm, cycle);
+}

@@ -1,0 +1,245 @@
+/*
+** issue.c -- the warp schedulers and the execution pipes.
+**
+** Each scheduler unit owns the warps with slot % n_schedulers == its
+** index.  Every cycle it refreshes its policy's view (readiness and stall
+** reason of each warp), asks the policy for a priority order, and issues
+** the first ready, non-vetoed warps in that order, one instruction per
+** warp, up to issue_width.  One GPU_SLOT_* is counted per scheduler per
+** cycle: ISSUED, or why the best candidate (first in policy order with a
+** real stall) could not go.
+**
+** Pipes: every unit instance accepts one instruction per initiation
+** interval; a result is readable `latency` cycles after issue (the
+** scoreboard entry carries that time, so writeback needs no event).
+** The instruction executes functionally here, at issue.
+*/
+#include "core.h"
+
+static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+/* Instance of unit kind `u` free at `cycle`, or -1 (and *wake). */
+static int issue_unit(const core_sm *sm, uint8_t u, uint64_t cycle, uint64_t *wake)
+{
+    uint64_t soonest = CORE_NEVER;
+    for (uint32_t i = 0; i < sm->nunits[u]; i++) {
+        if (sm->unit_free[u][i] <= cycle) return (int)i;
+        soonest = umin(soonest, sm->unit_free[u][i]);
+    }
+    *wake = umin(*wake, soonest);
+    return -1;
+}
+
+/* Why warp `w` cannot issue at `cycle` (WS_STALL_NONE: it can). */
+static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *wake)
+{
+    if (!w->ew || w->finished) return WS_STALL_EMPTY;
+    if (w->ew->state == EMU_W_BARRIER) return WS_STALL_BARRIER;
+    if (!w->ib_n) return WS_STALL_IBUFFER;
+    if (w->ib_ready[w->ib_head] > cycle) {
+        *wake = umin(*wake, w->ib_ready[w->ib_head]);
+        return WS_STALL_IBUFFER;
+    }
+    const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+    uint64_t t = CORE_NEVER;
+    if (!core_sb_ready(w, ui, cycle, &t)) {
+        *wake = umin(*wake, t);
+        return WS_STALL_SCOREBOARD;
+    }
+    if (ui->kind == CORE_K_MEM) {
+        if (sm->lsu.busy) return WS_STALL_UNIT;        /* the LSU ticks: not idle */
+        if (ui->is_load && !core_lsu_can_take_load(sm, w)) return WS_STALL_SCOREBOARD;
+    } else if (ui->unit != CORE_UNIT_NONE && issue_unit(sm, ui->unit, cycle, wake) < 0) {
+        return WS_STALL_UNIT;
+    }
+    return WS_STALL_NONE;
+}
+
+/* After `w` executed: drop buffered instructions that are not next. */
+static void issue_check_buffer(core_sm *sm, core_warp *w, const core_uinfo *ui)
+{
+    uint32_t size = sm->cfg->ibuffer_size;
+    w->ib_head = (w->ib_head + 1) % size;
+    w->ib_n--;
+    const ptx_uop *next = emu_warp_next(w->ew);
+    if (ui->kind == CORE_K_CTRL || ui->kind == CORE_K_BAR || !next || w->ew->state != EMU_W_READY
+        || (w->ib_n && w->ib_pc[w->ib_head] != (uint32_t)(next - w->ew->uops)))
+        core_ib_flush(w);
+}
+
+/*
+** Issue the buffered head instruction of `w`: claim its pipe, execute it
+** functionally, reserve its destinations, hand memory instructions to the
+** LSU.  false when the pipe was taken by an earlier issue this cycle or
+** the buffer turned out stale (then it is flushed and refetched).
+*/
+static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
+{
+    emu_warp *ew = w->ew;
+    uint32_t pc = w->ib_pc[w->ib_head];
+    const ptx_uop *next = emu_warp_next(ew);
+    if (!next || (uint32_t)(next - ew->uops) != pc) {
+        core_ib_flush(w);
+        w->recheck = 0;
+        return false;
+    }
+    const core_uinfo *ui = &sm->ui[pc];
+    uint64_t dummy = CORE_NEVER;
+    int inst = -1;
+    uint32_t load = CORE_NONE;
+    if (ui->kind == CORE_K_MEM) {
+        if (sm->lsu.busy) { w->recheck = 0; return false; }
+        if (ui->is_load) load = core_load_alloc(sm, w);
+    } else if (ui->unit != CORE_UNIT_NONE) {
+        if ((inst = issue_unit(sm, ui->unit, cycle, &dummy)) < 0) {
+            w->recheck = 0;
+            return false;
+        }
+        sm->unit_free[ui->unit][inst] = cycle + ui->interval;
+    }
+    /* destinations are named in the current frame: reserve before stepping */
+    if (ui->kind == CORE_K_MEM) {
+        if (load != CORE_NONE) core_sb_reserve(w, ui, CORE_NEVER, load);
+    } else if (ui->ndst) {
+        core_sb_reserve(w, ui, cycle + ui->latency, CORE_NONE);
+    }
+    emu_step_info info;
+    if (emu_warp_step(ew, &info)) {
+        sm->fault = true;
+        return true;
+    }
+    w->issued++;
+    w->last_issue = cycle;
+    w->recheck = 0;
+    sm->last_progress = cycle;
+    sm->active = true;
+    if (ui->kind == CORE_K_MEM) core_lsu_accept(sm, w, &info, load, cycle);
+    issue_check_buffer(sm, w, ui);
+    if (ew->state == EMU_W_BARRIER || ew->state == EMU_W_DONE) {
+        /* the last arrival (or an exit) may complete a barrier */
+        if (emu_cta_barrier_poll(ew->cta) > 0) {
+            const core_cta *c = &sm->ctas[w->cta_slot];
+            for (uint32_t i = 0; i < c->ecta.nwarps; i++) sm->warps[c->slot[i]].recheck = 0;
+        }
+    }
+    if (ew->state == EMU_W_DONE) {
+        w->finished = true;
+        core_warp_finish(sm, w, cycle);
+    }
+    return true;
+}
+
+static uint8_t issue_slot_of(uint8_t stall)
+{
+    switch (stall) {
+    case WS_STALL_SCOREBOARD: case WS_STALL_MEMBAR: return GPU_SLOT_SCOREBOARD;
+    case WS_STALL_UNIT:    return GPU_SLOT_UNIT_BUSY;
+    case WS_STALL_BARRIER: return GPU_SLOT_BARRIER;
+    default:               return GPU_SLOT_IDLE;
+    }
+}
+
+/*
+** Refresh the view of scheduler `s`; false when it has no live warp.
+** A warp's stall is recomputed only when it may have changed: at the
+** cycle its timed wait ends (`recheck`), or after an event that touched
+** the warp (issue, fetch, load return, barrier release set recheck = 0).
+** Ready warps and warps waiting for the LSU are looked at every cycle.
+*/
+static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
+{
+    core_sched *sc = &sm->sched[s];
+    uint32_t n_sched = sm->cfg->n_schedulers;
+    bool any = false;
+    for (uint32_t i = 0; i < sc->nwarps; i++) {
+        core_warp *w = &sm->warps[i * n_sched + s];
+        ws_warp_view *v = &sc->view[i];
+        if (!w->ew || w->finished) {
+            v->valid = false;
+            v->stall = WS_STALL_EMPTY;
+            continue;
+        }
+        any = true;
+        if (w->recheck > cycle) {
+            if (w->recheck < sm->wake) sm->wake = w->recheck;
+            continue;
+        }
+        uint64_t wake = CORE_NEVER;
+        v->valid = true;
+        v->stall = w->stall = issue_stall(sm, w, cycle, &wake);
+        bool lsu_wait = w->stall == WS_STALL_UNIT && w->ib_n
+                        && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
+        w->recheck = (w->stall == WS_STALL_NONE || lsu_wait) ? cycle + 1 : wake;
+        if (wake < sm->wake) sm->wake = wake;
+        if (w->ib_n) {
+            const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+            v->next_class = ui->next_class;
+            v->next_is_load = ui->is_load;
+            v->next_pc = w->ib_pc[w->ib_head];
+        } else {
+            v->next_class = w->ew->state == EMU_W_BARRIER ? WS_NEXT_BARRIER : WS_NEXT_NONE;
+            v->next_is_load = false;
+        }
+        v->issued = w->issued;
+        v->pending_loads = w->pending_loads;
+        v->last_issue = w->last_issue;
+    }
+    return any;
+}
+
+static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
+{
+    core_sched *sc = &sm->sched[s];
+    gpu_kernel_stats *st = sm->st;
+    if (!issue_refresh(sm, s, cycle)) {
+        sc->last_slot = GPU_SLOT_IDLE;
+        st->slots[GPU_SLOT_IDLE]++;
+        return;
+    }
+    ws_sched_view v = { .cycle = cycle, .sm = sm->id, .sched = s, .nwarps = sc->nwarps,
+                        .warps = sc->view, .mem_saturated = sm->saturated };
+    if (sc->ops && sc->ops->tick) sc->ops->tick(sc->st, &v);
+    uint32_t n;
+    if (sc->ops && sc->ops->order) {
+        n = sc->ops->order(sc->st, &v, sc->order);
+        if (n > sc->nwarps) n = sc->nwarps;
+    } else {
+        for (n = 0; n < sc->nwarps; n++) sc->order[n] = n;
+    }
+    uint32_t issued = 0, width = sm->cfg->issue_width;
+    uint8_t first = WS_STALL_NONE;
+    bool mem_veto = false;
+    for (uint32_t k = 0; k < n && issued < width && !sm->fault; k++) {
+        uint32_t i = sc->order[k];
+        if (i >= sc->nwarps) continue;
+        ws_warp_view *wv = &sc->view[i];
+        if (!wv->valid) continue;
+        if (wv->stall != WS_STALL_NONE) {
+            if (first == WS_STALL_NONE && wv->stall != WS_STALL_IBUFFER) first = wv->stall;
+            continue;
+        }
+        if (sc->ops && sc->ops->may_issue && !sc->ops->may_issue(sc->st, &v, i)) {
+            mem_veto |= wv->next_class == WS_NEXT_MEM;
+            sm->active = true;       /* a veto may lift any cycle: do not skip */
+            continue;
+        }
+        core_warp *w = &sm->warps[i * sm->cfg->n_schedulers + s];
+        if (!issue_one(sm, w, cycle)) {
+            if (first == WS_STALL_NONE) first = WS_STALL_UNIT;
+            sm->active = true;
+            continue;
+        }
+        issued++;
+        wv->stall = WS_STALL_IBUFFER;   /* one instruction per warp per cycle */
+        if (sc->ops && sc->ops->on_issue) sc->ops->on_issue(sc->st, &v, i);
+    }
+    uint8_t slot = issued ? GPU_SLOT_ISSUED : mem_veto ? GPU_SLOT_MEM_VETO : issue_slot_of(first);
+    sc->last_slot = slot;
+    st->slots[slot]++;
+}
+
+void core_issue_tick(core_sm *sm, uint64_t cycle)
+{
+    for (uint32_t s = 0; s < sm->cfg->n_schedulers && !sm->fault; s++)
+        issue_sched(sm, s, cycle);
+}

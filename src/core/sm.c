@@ -1,0 +1,403 @@
+/*
+** sm.c -- one streaming multiprocessor: resources, CTA and warp
+** lifecycle, the per-cycle tick, events to policies, and the deadlock
+** dump.  The pipeline stages live in fetch.c, issue.c and ldst.c.
+**
+** Tick order is back to front so nothing moves two stages in one cycle:
+** (replies are delivered by gpu.c first) -> LSU -> L1 miss queues to the
+** port -> issue (execute at issue; results written back by time stamps in
+** the scoreboard) -> fetch/decode.
+*/
+#include "core.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const sm_stall_names[] = {
+    "ready", "empty", "instruction buffer", "scoreboard", "unit busy", "barrier", "membar"
+};
+
+/* ------------------------------------------------------------------ */
+/* Creation                                                            */
+/* ------------------------------------------------------------------ */
+
+static int sm_alloc(core_sm *sm, const gpu_config *cfg)
+{
+    uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
+    uint32_t per = (gpu_config_max_warps(cfg) + nsched - 1) / nsched;
+    sm->nwarps = per * nsched;
+    sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
+    uint32_t ib = cfg->ibuffer_size ? cfg->ibuffer_size : 1;
+    sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
+    sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
+    sm->sched = calloc(nsched, sizeof *sm->sched);
+    sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
+    sm->nloads = sm->nwarps * CORE_SB_CAP;
+    sm->loads = calloc(sm->nloads, sizeof *sm->loads);
+    uint32_t merge = 1;
+    const gpu_cache_config *cc[CORE_C_COUNT] = { &cfg->l1d, &cfg->l1c, &cfg->l1t };
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        if (cc[c]->mshr_merge > merge) merge = cc[c]->mshr_merge;
+    sm->tokbuf = calloc(merge + 1, sizeof *sm->tokbuf);
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->fview || !sm->loads || !sm->tokbuf)
+        return -1;
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        core_warp *w = &sm->warps[i];
+        w->slot = i;
+        w->sched = i % nsched;
+        w->ib_pc = calloc(ib, sizeof *w->ib_pc);
+        w->ib_ready = calloc(ib, sizeof *w->ib_ready);
+        if (!w->ib_pc || !w->ib_ready) return -1;
+    }
+    for (uint32_t s = 0; s < nsched; s++) {
+        sm->sched[s].nwarps = per;
+        sm->sched[s].view = calloc(per, sizeof *sm->sched[s].view);
+        sm->sched[s].order = calloc(per, sizeof *sm->sched[s].order);
+        if (!sm->sched[s].view || !sm->sched[s].order) return -1;
+        for (uint32_t i = 0; i < per; i++) sm->sched[s].view[i].slot = i * nsched + s;
+    }
+    for (int u = 0; u < GPU_UNIT_COUNT; u++) {
+        sm->nunits[u] = cfg->units[u];
+        sm->unit_free[u] = calloc(cfg->units[u] ? cfg->units[u] : 1, sizeof **sm->unit_free);
+        if (!sm->unit_free[u]) return -1;
+    }
+    /* the SP pipes are the fallback of every ALU kind: at least one */
+    if (!sm->nunits[GPU_UNIT_SP]) sm->nunits[GPU_UNIT_SP] = 1;
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
+            return -1;
+    return 0;
+}
+
+core_sm *core_sm_new(uint32_t id, const gpu_config *cfg, const ws_warp_sched_ops *ws,
+                     const ws_param_values *wsp, const ws_fetch_ops *fo,
+                     char *err, size_t errlen)
+{
+    core_sm *sm = calloc(1, sizeof *sm);
+    if (!sm) goto oom;
+    sm->id = id;
+    sm->cfg = cfg;
+    if (sm_alloc(sm, cfg)) goto oom;
+    ws_param_values none = { 0 };
+    for (uint32_t s = 0; s < cfg->n_schedulers; s++) {
+        core_sched *sc = &sm->sched[s];
+        sc->ops = ws;
+        if (ws && ws->init && !(sc->st = ws->init(wsp ? wsp : &none, sc->nwarps))) {
+            snprintf(err, errlen, "warp scheduler '%s' failed to initialise", ws->name);
+            core_sm_free(sm);
+            return NULL;
+        }
+    }
+    sm->fetch_ops = fo;
+    if (fo && fo->init && !(sm->fetch_st = fo->init(&none, sm->nwarps))) {
+        snprintf(err, errlen, "fetch policy '%s' failed to initialise", fo->name);
+        core_sm_free(sm);
+        return NULL;
+    }
+    return sm;
+oom:
+    snprintf(err, errlen, "out of host memory creating SM %u", id);
+    core_sm_free(sm);
+    return NULL;
+}
+
+void core_sm_free(core_sm *sm)
+{
+    if (!sm) return;
+    core_sm_abort(sm);
+    for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
+        free(sm->warps[i].ib_pc);
+        free(sm->warps[i].ib_ready);
+    }
+    for (uint32_t s = 0; sm->sched && s < sm->cfg->n_schedulers; s++) {
+        core_sched *sc = &sm->sched[s];
+        if (sc->st && sc->ops && sc->ops->destroy) sc->ops->destroy(sc->st);
+        free(sc->view);
+        free(sc->order);
+    }
+    if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
+    for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
+    for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_free(sm->l1[c]);
+    free(sm->warps);
+    free(sm->ctas);
+    free(sm->sched);
+    free(sm->fview);
+    free(sm->loads);
+    free(sm->tokbuf);
+    free(sm);
+}
+
+void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
+                          gpu_kernel_stats *st)
+{
+    sm->launch = l;
+    sm->ui = ui;
+    sm->st = st;
+    sm->fault = false;
+    sm->saturated = false;
+    sm->lsu.busy = false;
+    /* load records: all free */
+    for (uint32_t i = 0; i < sm->nloads; i++)
+        sm->loads[i].next_free = i + 1 < sm->nloads ? i + 1 : CORE_NONE;
+    sm->load_free = 0;
+    for (int u = 0; u < GPU_UNIT_COUNT; u++)
+        memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
+    for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
+}
+
+/* ------------------------------------------------------------------ */
+/* Events to policies                                                  */
+/* ------------------------------------------------------------------ */
+
+void core_sm_event(core_sm *sm, uint32_t sched, const ws_sched_event *e, uint64_t cycle)
+{
+    core_sched *sc = &sm->sched[sched];
+    if (!sc->ops || !sc->ops->on_event) return;
+    ws_sched_view v = { .cycle = cycle, .sm = sm->id, .sched = sched, .nwarps = sc->nwarps,
+                        .warps = sc->view, .mem_saturated = sm->saturated };
+    ws_sched_event ev = *e;
+    if (ev.kind != WS_EV_CTA_START && ev.kind != WS_EV_CTA_DONE && ev.kind != WS_EV_MEM_SATURATED)
+        ev.warp = e->warp / sm->cfg->n_schedulers;   /* slot -> index in this view */
+    sc->ops->on_event(sc->st, &v, &ev);
+}
+
+void core_sm_event_all(core_sm *sm, const ws_sched_event *e, uint64_t cycle)
+{
+    for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) core_sm_event(sm, s, e, cycle);
+}
+
+/* ------------------------------------------------------------------ */
+/* CTAs and warps                                                      */
+/* ------------------------------------------------------------------ */
+
+bool core_sm_fits(const core_sm *sm, uint32_t nwarps, uint32_t regs, uint32_t shmem)
+{
+    const gpu_config *c = sm->cfg;
+    return sm->live_ctas < sm->nctas
+        && sm->used_threads + nwarps * EMU_WARP_SIZE <= c->max_threads_per_sm
+        && sm->live_warps + nwarps <= gpu_config_max_warps(c)
+        && sm->used_regs + regs <= c->regs_per_sm
+        && sm->used_shmem + shmem <= c->shmem_per_sm;
+}
+
+int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shmem,
+                       uint64_t cycle)
+{
+    uint32_t cs = 0;
+    while (cs < sm->nctas && sm->ctas[cs].live) cs++;
+    if (cs == sm->nctas) return -1;
+    core_cta *cta = &sm->ctas[cs];
+    if (emu_cta_init(&cta->ecta, sm->launch, linear)) return -1;
+    cta->live = true;
+    cta->warps_left = cta->ecta.nwarps;
+    sm->live_ctas++;
+    sm->used_threads += cta->ecta.nwarps * EMU_WARP_SIZE;
+    sm->used_regs += regs;
+    sm->used_shmem += shmem;
+    ws_sched_event ce = { .kind = WS_EV_CTA_START, .cta = cs, .value = linear };
+    core_sm_event_all(sm, &ce, cycle);
+    uint32_t slot = 0, maxw = gpu_config_max_warps(sm->cfg);
+    for (uint32_t i = 0; i < cta->ecta.nwarps; i++) {
+        while (slot < maxw && sm->warps[slot].ew) slot++;
+        core_warp *w = &sm->warps[slot];
+        uint32_t keep_slot = w->slot, keep_sched = w->sched;
+        uint32_t *ib_pc = w->ib_pc;
+        uint64_t *ib_ready = w->ib_ready;
+        memset(w, 0, sizeof *w);
+        w->slot = keep_slot;
+        w->sched = keep_sched;
+        w->ib_pc = ib_pc;
+        w->ib_ready = ib_ready;
+        w->ew = &cta->ecta.warps[i];
+        w->cta_slot = cs;
+        w->age = sm->next_age++;
+        w->fetch_pc = CORE_NO_PC;
+        cta->slot[i] = slot;
+        sm->live_warps++;
+        ws_warp_view *v = &sm->sched[w->sched].view[slot / sm->cfg->n_schedulers];
+        *v = (ws_warp_view){ .valid = true, .slot = slot, .age = w->age, .cta_slot = cs,
+                             .cta_id = linear, .warp_in_cta = i, .next_pc = CORE_NO_PC };
+        ws_sched_event we = { .kind = WS_EV_WARP_START, .warp = slot, .cta = cs };
+        core_sm_event(sm, w->sched, &we, cycle);
+        /* a warp with no thread (cannot happen for whole warps) is done */
+        if (w->ew->state == EMU_W_DONE) w->finished = true;
+    }
+    sm->active = true;
+    return 0;
+}
+
+/* Add a finished CTA's counters to the kernel's and the launch's. */
+static void sm_account_cta(core_sm *sm, const emu_cta *c)
+{
+    emu_launch *l = sm->launch;
+    for (uint32_t i = 0; i < c->nwarps; i++) {
+        const emu_warp *w = &c->warps[i];
+        uint64_t n = w->warp_insns;
+        sm->st->warp_insns += n;
+        sm->st->thread_insns += w->thread_insns;
+        sm->st->mem_insns += w->class_insns[PTX_CLS_MEM];
+        sm->st->bar_insns += w->class_insns[PTX_CLS_BAR];
+        l->warp_insns += n;
+        l->thread_insns += w->thread_insns;
+        l->mem_insns += w->class_insns[PTX_CLS_MEM];
+        l->bar_insns += w->class_insns[PTX_CLS_BAR];
+        if (n == 0) continue;
+        if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
+        if (n > l->warp_insns_max) l->warp_insns_max = n;
+    }
+}
+
+static void sm_cta_done(core_sm *sm, uint32_t cs, uint64_t cycle)
+{
+    core_cta *cta = &sm->ctas[cs];
+    sm_account_cta(sm, &cta->ecta);
+    uint32_t nw = cta->ecta.nwarps;
+    uint32_t linear = cta->ecta.linear;
+    emu_cta_release(&cta->ecta);
+    cta->live = false;
+    sm->live_ctas--;
+    uint32_t regs_per_thread = sm->st->regs_per_thread;
+    sm->used_threads -= nw * EMU_WARP_SIZE;
+    sm->used_regs -= regs_per_thread * nw * EMU_WARP_SIZE;
+    sm->used_shmem -= sm->launch->shared_bytes;
+    sm->cta_freed = true;
+    ws_sched_event e = { .kind = WS_EV_CTA_DONE, .cta = cs, .value = linear };
+    core_sm_event_all(sm, &e, cycle);
+}
+
+/* A warp executed its last instruction; its slot frees when its loads are
+   back, and the CTA's resources when its last warp leaves. */
+void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
+{
+    if (w->pending_loads || !w->ew) return;
+    uint32_t cs = w->cta_slot;
+    w->ew = NULL;
+    w->finished = false;
+    core_ib_flush(w);
+    core_sb_clear(w);
+    sm->live_warps--;
+    sm->sched[w->sched].view[w->slot / sm->cfg->n_schedulers].valid = false;
+    ws_sched_event e = { .kind = WS_EV_WARP_DONE, .warp = w->slot, .cta = cs };
+    core_sm_event(sm, w->sched, &e, cycle);
+    if (--sm->ctas[cs].warps_left == 0) sm_cta_done(sm, cs, cycle);
+}
+
+void core_sm_abort(core_sm *sm)
+{
+    for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) {
+        if (!sm->ctas[c].live) continue;
+        emu_cta_release(&sm->ctas[c].ecta);
+        sm->ctas[c].live = false;
+    }
+    for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
+        sm->warps[i].ew = NULL;
+        sm->warps[i].finished = false;
+        sm->warps[i].pending_loads = 0;
+        core_ib_flush(&sm->warps[i]);
+        core_sb_clear(&sm->warps[i]);
+    }
+    sm->live_ctas = sm->live_warps = 0;
+    sm->used_threads = sm->used_regs = sm->used_shmem = 0;
+    sm->lsu.busy = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* The cycle                                                           */
+/* ------------------------------------------------------------------ */
+
+void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
+{
+    gpu_kernel_stats *st = sm->st;
+    sm->active = false;
+    sm->wake = CORE_NEVER;
+    core_lsu_tick(sm, cycle);
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        if (mem_l1_queue_len(sm->l1[c]) && mem_l1_tick(sm->l1[c], port, cycle)) sm->active = true;
+    bool sat = mem_l1_saturated(sm->l1[CORE_C_L1D], sm->cfg->l1d_sat_mshr_slack,
+                                sm->cfg->l1d_sat_missq_slack);
+    if (sat != sm->saturated) {
+        sm->saturated = sat;
+        ws_sched_event e = { .kind = WS_EV_MEM_SATURATED, .value = sat };
+        core_sm_event_all(sm, &e, cycle);
+    }
+    if (sm->live_warps) {
+        core_issue_tick(sm, cycle);
+        core_fetch_tick(sm, cycle);
+    } else {
+        for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) sm->sched[s].last_slot = GPU_SLOT_IDLE;
+        st->slots[GPU_SLOT_IDLE] += sm->cfg->n_schedulers;
+    }
+    st->active_warps_sum += sm->live_warps;
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += mem_l1_mshr_used(sm->l1[c]);
+}
+
+void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
+{
+    core_lsu_reply(sm, rep, cycle);
+}
+
+bool core_sm_idle(const core_sm *sm)
+{
+    if (sm->live_warps || sm->live_ctas || sm->lsu.busy) return false;
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        if (!mem_l1_idle(sm->l1[c])) return false;
+    return true;
+}
+
+void core_sm_account_skip(core_sm *sm, uint64_t n)
+{
+    gpu_kernel_stats *st = sm->st;
+    for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) st->slots[sm->sched[s].last_slot] += n;
+    st->active_warps_sum += (uint64_t)sm->live_warps * n;
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += (uint64_t)mem_l1_mshr_used(sm->l1[c]) * n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Deadlock dump                                                       */
+/* ------------------------------------------------------------------ */
+
+#define DUMP(...) do { size_t u_ = strlen(buf); \
+        if (u_ + 1 < len) snprintf(buf + u_, len - u_, __VA_ARGS__); } while (0)
+
+void core_sm_dump(const core_sm *sm, uint64_t cycle, char *buf, size_t len)
+{
+    (void)cycle;
+    if (!sm->live_warps && core_sm_idle(sm)) return;
+    DUMP("SM %u: %u warps, %u CTAs resident; LSU %s", sm->id, sm->live_warps, sm->live_ctas,
+         sm->lsu.busy ? "busy" : "idle");
+    if (sm->lsu.busy)
+        DUMP(" (warp %u, transaction %u of %u, %u shared-memory cycles left)", sm->lsu.warp,
+             sm->lsu.next, sm->lsu.ntx, sm->lsu.shmem_cycles);
+    static const char *const cname[CORE_C_COUNT] = { "L1D", "L1C", "L1T" };
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        DUMP("; %s %u MSHRs, %u queued", cname[c], mem_l1_mshr_used(sm->l1[c]),
+             mem_l1_queue_len(sm->l1[c]));
+    static const char *const uname[GPU_UNIT_COUNT] = { "SP", "SFU", "DP", "INT", "LDST" };
+    for (int u = 0; u < GPU_UNIT_LDST; u++) {
+        uint32_t busy = 0;
+        for (uint32_t i = 0; i < sm->cfg->units[u]; i++) busy += sm->unit_free[u][i] > cycle;
+        if (sm->cfg->units[u]) DUMP("; %s %u/%u busy", uname[u], busy, sm->cfg->units[u]);
+    }
+    DUMP("\n");
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        const core_warp *w = &sm->warps[i];
+        if (!w->ew) continue;
+        const ptx_uop *u = emu_warp_next(w->ew);
+        const emu_cta *c = w->ew->cta;
+        DUMP("  warp slot %u (CTA %u, warp %u): ", i, c->linear, w->ew->wid);
+        if (u)
+            DUMP("pc %u, PTX line %u (%s)", (uint32_t)(u - w->ew->uops), u->line,
+                 ptx_opcode_names[u->op]);
+        else
+            DUMP("finished");
+        DUMP(", %s, %u pending loads, %u pending registers\n",
+             w->ew->state == EMU_W_BARRIER ? "waits at a barrier"
+             : w->finished ? "waits for its loads"
+             : w->stall < sizeof sm_stall_names / sizeof *sm_stall_names
+               ? sm_stall_names[w->stall] : "?",
+             w->pending_loads, w->sb_n);
+    }
+}

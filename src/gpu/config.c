@@ -1,0 +1,650 @@
+/*
+** config.c -- the ONE parameter table of the simulated machine: every
+** field of gpu_config with its key, type, default, unit, bounds and help.
+** Defaults, `--set key=value`, config files, the dump (`warpsim config
+** show`, the report) and the range checks are all driven by this table.
+** The defaults are the gtx480 machine (Mascar spec §3, Table I + [G]).
+*/
+#include "config_int.h"
+#include "policy/policy.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_U32, P_U64, P_DBL, P_BOOL, P_STR };
+
+typedef struct cfg_param {
+    const char *key;
+    uint8_t type;
+    size_t offset;        /* in gpu_config */
+    size_t size;          /* P_STR: buffer size */
+    const char *def;      /* default, as text (parsed by the same code as --set) */
+    const char *unit;
+    double min, max;      /* numbers only */
+    const char *help;
+} cfg_param;
+
+#define OFF(f) offsetof(gpu_config, f)
+#define U32(k, f, d, u, lo, hi, h) { k, P_U32, OFF(f), 0, d, u, lo, hi, h }
+#define U64(k, f, d, u, lo, hi, h) { k, P_U64, OFF(f), 0, d, u, lo, hi, h }
+#define DBL(k, f, d, u, lo, hi, h) { k, P_DBL, OFF(f), 0, d, u, lo, hi, h }
+#define BOOL(k, f, d, h)           { k, P_BOOL, OFF(f), 0, d, "", 0, 1, h }
+#define STR(k, f, d, h)            { k, P_STR, OFF(f), sizeof(((gpu_config *)0)->f), d, "name", 0, 0, h }
+
+#define OP(cls, IDX, lat, ii, what)                                                      \
+    U32("op." cls ".latency", op[IDX].latency, lat, "cycles", 1, 10000,                  \
+        "result latency of " what),                                                      \
+    U32("op." cls ".interval", op[IDX].interval, ii, "cycles", 1, 10000,                 \
+        "initiation interval of " what " (cycles between issues to one unit)")
+
+#define CACHE(c, fld, S, W, L, WB, M, MG, MQ, LAT, what)                                \
+    U32(c ".sets", fld.sets, S, "sets", 1, 65536, what ": number of sets"),             \
+    U32(c ".ways", fld.ways, W, "ways", 1, 256, what ": associativity"),                \
+    U32(c ".line_bytes", fld.line_bytes, L, "bytes", 16, 4096,                          \
+        what ": line size (power of two)"),                                              \
+    BOOL(c ".write_back", fld.write_back, WB,                                            \
+         what ": write-back + write-allocate (false: write-through, no write-allocate)"), \
+    BOOL(c ".enabled", fld.enabled, "true", what ": false = every access misses (bypass)"), \
+    U32(c ".mshr_entries", fld.mshr_entries, M, "entries", 1, 65536,                    \
+        what ": MSHRs (distinct outstanding lines)"),                                    \
+    U32(c ".mshr_merge", fld.mshr_merge, MG, "requests", 1, 1024,                       \
+        what ": requests merged into one MSHR, at most"),                                \
+    U32(c ".miss_queue", fld.miss_queue, MQ, "entries", 1, 65536,                       \
+        what ": miss queue toward the interconnect"),                                    \
+    U32(c ".hit_latency", fld.hit_latency, LAT, "cycles", 1, 10000,                     \
+        what ": core cycles from access to data on a hit")
+
+/*
+** Sources of the defaults (the gtx480 machine): [T] Mascar spec §3 Table I,
+** [G] the GPGPU-Sim 3.2.2 GTX480 defaults listed in the same section,
+** [I] our interpretation where neither gives a value (see presets.c).
+*/
+static const cfg_param params[] = {
+    /* clocks: [G] -gpgpu_clock_domains 700:700:700:924 */
+    DBL("core_mhz", core_mhz, "700", "MHz", 1, 100000, "SM (core) clock"),
+    DBL("icnt_mhz", icnt_mhz, "700", "MHz", 1, 100000, "interconnect clock"),
+    DBL("l2_mhz", l2_mhz, "700", "MHz", 1, 100000, "L2 clock"),
+    DBL("dram_mhz", dram_mhz, "924", "MHz", 1, 100000, "DRAM command clock"),
+
+    /* SM array and per-SM limits: [T] 15 SMs, [G] 1536 threads, 8 CTAs,
+       32768 registers, 48 KB shared memory */
+    U32("n_clusters", n_clusters, "15", "clusters", 1, 1024, "SM clusters"),
+    U32("cores_per_cluster", cores_per_cluster, "1", "SMs", 1, 64, "SMs per cluster"),
+    U32("max_threads_per_sm", max_threads_per_sm, "1536", "threads", 32, 4096,
+        "resident threads per SM (a multiple of 32)"),
+    U32("max_ctas_per_sm", max_ctas_per_sm, "8", "CTAs", 1, 64, "resident CTAs per SM"),
+    U32("regs_per_sm", regs_per_sm, "32768", "registers", 1024, 1u << 20,
+        "32-bit registers per SM"),
+    U32("shmem_per_sm", shmem_per_sm, "49152", "bytes", 0, 1u << 20, "shared memory per SM"),
+    U32("regs_per_thread", regs_per_thread, "0", "registers", 0, 255,
+        "registers per thread when PTX has no .maxnreg and ptxas is not used; "
+        "0 = the PTX register count"),
+    BOOL("use_ptxas", use_ptxas, "true",
+         "take registers per thread from `ptxas -v` when ptxas is on PATH"),
+
+    /* front end: [I] one warp fetched per cycle, 2-entry buffer as GPGPU-Sim */
+    U32("fetch_width", fetch_width, "1", "warps", 1, 64, "warps fetched per cycle per SM"),
+    U32("ibuffer_size", ibuffer_size, "2", "instructions", 1, 64,
+        "instruction buffer entries per warp"),
+    STR("fetch_policy", fetch_policy, "rr", "fetch policy (warpsim policies)"),
+
+    /* issue: [G] 2 schedulers per SM; [T] LRR baseline */
+    U32("n_schedulers", n_schedulers, "2", "schedulers", 1, 16, "warp schedulers per SM"),
+    U32("issue_width", issue_width, "1", "instructions", 1, 8,
+        "instructions one scheduler issues per cycle (from one warp)"),
+    STR("warp_scheduler", warp_scheduler, "lrr", "warp scheduling policy (warpsim policies)"),
+    { "warp_scheduler_params", P_STR, OFF(warp_scheduler_params),
+      sizeof(((gpu_config *)0)->warp_scheduler_params), "", "k=v,...", 0, 0,
+      "parameters of the warp scheduler, e.g. limit=8 (see warpsim policies)" },
+    STR("cta_map", cta_map, "rr", "CTA-to-SM mapping policy (warpsim policies)"),
+
+    /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
+    U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
+    U32("units.sfu", units[GPU_UNIT_SFU], "1", "units", 1, 64, "SFU units per SM"),
+    U32("units.dp", units[GPU_UNIT_DP], "1", "units", 1, 64, "FP64 units per SM"),
+    U32("units.int", units[GPU_UNIT_INT], "1", "units", 1, 64, "integer units per SM"),
+    U32("units.ldst", units[GPU_UNIT_LDST], "1", "units", 1, 64, "load/store units per SM"),
+
+    /* operation timing: [G] latencies int 4,13,4,5,145 fp 4,13,4,5,39
+       dp 8,19,8,8,330 (ADD,MAX,MUL,MAD,DIV); intervals and SFU [I] */
+    OP("int", GPU_OPC_INT, "4", "1", "integer add/logic/move/compare"),
+    OP("int_mul", GPU_OPC_INT_MUL, "5", "2", "integer mul/mad"),
+    OP("int_div", GPU_OPC_INT_DIV, "145", "8", "integer div/rem"),
+    OP("fp32", GPU_OPC_FP32, "4", "1", "f32/f16 add/mul/fma/min/max/cvt"),
+    OP("fp32_div", GPU_OPC_FP32_DIV, "39", "4", "f32 division"),
+    OP("fp64", GPU_OPC_FP64, "8", "8", "f64 add/mul/fma"),
+    OP("fp64_div", GPU_OPC_FP64_DIV, "330", "130", "f64 division"),
+    OP("sfu", GPU_OPC_SFU, "20", "8", "SFU operations (rcp, sqrt, sin, ex2, ...)"),
+
+    /* LSU and memories inside the SM: Fermi 128-byte segments, 32 banks */
+    U32("coalesce_bytes", coalesce_bytes, "128", "bytes", 4, 4096,
+        "segment size for coalescing global/local accesses (power of two)"),
+    U32("shmem_banks", shmem_banks, "32", "banks", 1, 64, "shared-memory banks"),
+    U32("shmem_bank_bytes", shmem_bank_bytes, "4", "bytes", 1, 16, "bank width"),
+    U32("shmem_latency", shmem_latency, "24", "cycles", 1, 10000,
+        "shared-memory access latency without conflicts"),
+    /* [T] 32 KB, 64 sets, 4-way, 128 B, 64 MSHRs; [G] merge 8, miss queue 8,
+       write-through no-allocate for global; hit latency [I] */
+    CACHE("l1d", l1d, "64", "4", "128", "false", "64", "8", "8", "20", "L1 data cache"),
+    /* [G] L1C 64:64:2 (MSHR 2 x 32 merges, queue 4 [I]) */
+    CACHE("l1c", l1c, "64", "2", "64", "false", "2", "32", "4", "20", "L1 constant cache"),
+    /* [G] L1T 4:128:24 with a 128-entry MSHR / fragment queue */
+    CACHE("l1t", l1t, "4", "24", "128", "false", "128", "4", "128", "20", "L1 texture cache"),
+    /* Mascar spec §2.2 [I]: flag at 60/64 MSHRs or 7/8 miss-queue entries */
+    U32("l1d_sat_mshr_slack", l1d_sat_mshr_slack, "4", "entries", 0, 65535,
+        "L1 reports saturation when free MSHRs <= this"),
+    U32("l1d_sat_missq_slack", l1d_sat_missq_slack, "1", "entries", 0, 65535,
+        "L1 reports saturation when free miss-queue entries <= this"),
+
+    /* memory below L1 (simple backend): [T] 200-cycle L2 latency [I: every
+       miss an L2 hit until the memory system exists]; 177.4 GB/s at 700 MHz
+       = 253 B/cycle [G-derived]; 32 requests x 6 partitions [T] */
+    U32("mem_latency", mem_latency, "200", "cycles", 1, 100000,
+        "core cycles from an L1 miss leaving to its reply (simple backend)"),
+    U32("mem_bytes_per_cycle", mem_bytes_per_cycle, "253", "bytes/cycle", 1, 1u << 20,
+        "bandwidth of the memory backend"),
+    U32("mem_queue", mem_queue, "192", "requests", 1, 1u << 20,
+        "requests the memory backend holds (back-pressure when full)"),
+    U32("n_mem", n_mem, "6", "channels", 1, 1024, "memory channels (reported)"),
+
+    /* run control */
+    U64("watchdog_cycles", watchdog_cycles, "100000", "cycles", 1, 1e15,
+        "no instruction retired for this long = deadlock, stop with a dump"),
+    U64("max_cycles", max_cycles, "0", "cycles", 0, 1e18, "stop a kernel after this many; 0 = no limit"),
+    U64("timeseries_interval", timeseries_interval, "0", "cycles", 0, 1e15,
+        "sample the time series every this many cycles; 0 = off"),
+    BOOL("skip_idle_cycles", skip_idle_cycles, "true",
+         "jump over cycles in which nothing can change (results are identical)"),
+};
+
+#define NPARAMS (sizeof params / sizeof params[0])
+
+/* ------------------------------------------------------------------ */
+/* Lookup and messages                                                 */
+/* ------------------------------------------------------------------ */
+
+static const cfg_param *find_param(const char *key)
+{
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (strcmp(params[i].key, key) == 0) return &params[i];
+    return NULL;
+}
+
+const char *gpu_config_key(uint32_t i)
+{
+    return i < NPARAMS ? params[i].key : NULL;
+}
+
+/* Levenshtein distance of two short strings (capped at 63 characters). */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    unsigned row[64], la = (unsigned)strlen(a), lb = (unsigned)strlen(b);
+    if (la > 63) la = 63;
+    if (lb > 63) lb = 63;
+    for (unsigned j = 0; j <= lb; j++) row[j] = j;
+    for (unsigned i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = i;
+        for (unsigned j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* "unknown parameter 'k'; did you mean: a, b?" or the list of all keys. */
+static void unknown_key(const char *key, char *err, size_t errlen)
+{
+    size_t n = (size_t)snprintf(err, errlen, "unknown parameter '%s'", key);
+    int close = 0;
+    for (size_t i = 0; i < NPARAMS && n < errlen; i++) {
+        const char *k = params[i].key;
+        bool near = edit_distance(key, k) <= 2 || (strlen(key) >= 3 && strstr(k, key));
+        if (!near) continue;
+        n += (size_t)snprintf(err + n, errlen - n, "%s%s", close++ ? ", " : "; did you mean: ", k);
+    }
+    if (close) {
+        if (n < errlen) snprintf(err + n, errlen - n, "?");
+        return;
+    }
+    for (size_t i = 0; i < NPARAMS && n < errlen; i++)
+        n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? " " : "; valid parameters: ",
+                              params[i].key);
+}
+
+/* ------------------------------------------------------------------ */
+/* Setting and reading one parameter                                   */
+/* ------------------------------------------------------------------ */
+
+static bool parse_bool(const char *v, bool *out)
+{
+    static const char *const yes[] = { "1", "true", "yes", "on" };
+    static const char *const no[] = { "0", "false", "no", "off" };
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(v, yes[i]) == 0) { *out = true; return true; }
+        if (strcasecmp(v, no[i]) == 0) { *out = false; return true; }
+    }
+    return false;
+}
+
+static void range_text(const cfg_param *p, char *buf, size_t len)
+{
+    if (p->type == P_DBL) snprintf(buf, len, "[%g, %g] %s", p->min, p->max, p->unit);
+    else snprintf(buf, len, "[%.0f, %.0f] %s", p->min, p->max, p->unit);
+}
+
+/* Parse `v` as a number for `p` and check its bounds. */
+static int set_number(gpu_config *c, const cfg_param *p, const char *v, char *err, size_t errlen)
+{
+    char range[96], *end;
+    range_text(p, range, sizeof range);
+    errno = 0;
+    double d = 0;
+    unsigned long long u = 0;
+    if (p->type == P_DBL) d = strtod(v, &end);
+    else {
+        /* decimal, or 0x hex; never octal ("010" is ten) */
+        bool hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+        u = strtoull(v, &end, hex ? 16 : 10);
+        d = (double)u;
+    }
+    bool junk = end == v || *end || errno || (p->type != P_DBL && strchr(v, '-'))
+                || (p->type == P_DBL && !isfinite(d));
+    if (junk) {
+        snprintf(err, errlen, "parameter '%s': value '%s' is not %s (valid: %s)", p->key, v,
+                 p->type == P_DBL ? "a number" : "an unsigned integer", range);
+        return -1;
+    }
+    if (d < p->min || d > p->max) {
+        snprintf(err, errlen, "parameter '%s': value %s is out of range (valid: %s)", p->key,
+                 v, range);
+        return -1;
+    }
+    void *f = (char *)c + p->offset;
+    if (p->type == P_U32) *(uint32_t *)f = (uint32_t)u;
+    else if (p->type == P_U64) *(uint64_t *)f = (uint64_t)u;
+    else *(double *)f = d;
+    return 0;
+}
+
+static int set_param(gpu_config *c, const cfg_param *p, const char *v, char *err, size_t errlen)
+{
+    void *f = (char *)c + p->offset;
+    switch (p->type) {
+    case P_BOOL:
+        if (parse_bool(v, (bool *)f)) return 0;
+        snprintf(err, errlen, "parameter '%s': value '%s' is not a boolean (valid: true, "
+                 "false, 1, 0, yes, no, on, off)", p->key, v);
+        return -1;
+    case P_STR:
+        if (strlen(v) >= p->size) {
+            snprintf(err, errlen, "parameter '%s': value '%s' is longer than %zu characters",
+                     p->key, v, p->size - 1);
+            return -1;
+        }
+        snprintf((char *)f, p->size, "%s", v);
+        return 0;
+    default:
+        return set_number(c, p, v, err, errlen);
+    }
+}
+
+int gpu_config_set(gpu_config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+    const cfg_param *p = find_param(key);
+    if (!p) {
+        unknown_key(key, err, errlen);
+        return -1;
+    }
+    return set_param(c, p, value, err, errlen);
+}
+
+static void format_value(const gpu_config *c, const cfg_param *p, char *buf, size_t len)
+{
+    const void *f = (const char *)c + p->offset;
+    switch (p->type) {
+    case P_U32:  snprintf(buf, len, "%u", *(const uint32_t *)f); break;
+    case P_U64:  snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f); break;
+    case P_DBL:  snprintf(buf, len, "%.17g", *(const double *)f); break;
+    case P_BOOL: snprintf(buf, len, "%s", *(const bool *)f ? "true" : "false"); break;
+    default:     snprintf(buf, len, "%s", (const char *)f); break;
+    }
+    /* %.17g of 700 is "700"; of 0.1 it is long but exact: round-trips */
+}
+
+int gpu_config_get(const gpu_config *c, const char *key, char *buf, size_t len)
+{
+    const cfg_param *p = find_param(key);
+    if (!p) return -1;
+    format_value(c, p, buf, len);
+    return 0;
+}
+
+void gpu_config_defaults(gpu_config *c)
+{
+    char err[256];
+    memset(c, 0, sizeof *c);
+    snprintf(c->preset, sizeof c->preset, "gtx480");
+    for (size_t i = 0; i < NPARAMS; i++)
+        if (set_param(c, &params[i], params[i].def, err, sizeof err) != 0)
+            fprintf(stderr, "warpsim: internal error: default of %s: %s\n", params[i].key, err);
+}
+
+int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errlen)
+{
+    const char *eq = strchr(setting, '=');
+    char key[128];
+    if (!eq || eq == setting || (size_t)(eq - setting) >= sizeof key) {
+        snprintf(err, errlen, "setting '%s': expected key=value", setting);
+        return -1;
+    }
+    memcpy(key, setting, (size_t)(eq - setting));
+    key[eq - setting] = '\0';
+    if (key[0] != '-') return gpu_config_set(c, key, eq + 1, err, errlen);
+    int r = gpu_gpgpusim_apply(c, key, eq + 1, err, errlen);
+    if (r == GPU_GS_ERROR) return -1;
+    if (r != GPU_GS_APPLIED) {
+        snprintf(err, errlen, "setting '%s': GPGPU-Sim option %s is %s by warpsim", setting,
+                 key, r == GPU_GS_IGNORED ? "not modelled" : "not known");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Presets                                                             */
+/* ------------------------------------------------------------------ */
+
+static const gpu_preset *find_preset(const char *name)
+{
+    for (const gpu_preset *p = gpu_presets; p->name; p++)
+        if (strcmp(p->name, name) == 0) return p;
+    return NULL;
+}
+
+const char *gpu_preset_summary(const char *name)
+{
+    const gpu_preset *p = find_preset(name);
+    return p ? p->summary : NULL;
+}
+
+static void list_presets(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const gpu_preset *p = gpu_presets; p->name && n < len; p++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? ", " : "", p->name);
+}
+
+int gpu_config_preset(gpu_config *c, const char *name, char *err, size_t errlen)
+{
+    const gpu_preset *p = find_preset(name);
+    if (!p) {
+        char names[256];
+        list_presets(names, sizeof names);
+        snprintf(err, errlen, "unknown preset '%s' (presets: %s)", name, names);
+        return -1;
+    }
+    gpu_config_defaults(c);
+    for (const char *const *s = p->settings; s && *s; s++) {
+        char e[512];
+        if (gpu_config_apply(c, *s, e, sizeof e) != 0) {
+            snprintf(err, errlen, "preset %s: %s", name, e);
+            return -1;
+        }
+    }
+    snprintf(c->preset, sizeof c->preset, "%s", name);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Config files                                                        */
+/* ------------------------------------------------------------------ */
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+/* Append `name` to the comma list in `list` (bounded; "..." when full). */
+static void list_add(char *list, size_t len, const char *name)
+{
+    size_t n = strlen(list);
+    if (n + strlen(name) + 8 >= len) {
+        if (n + 4 < len && (n < 3 || strcmp(list + n - 3, "...") != 0))
+            snprintf(list + n, len - n, "%s...", n ? ", " : "");
+        return;
+    }
+    snprintf(list + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/* One GPGPU-Sim line "-option value"; records ignored/unknown names. */
+static int file_gpgpusim_line(gpu_config *c, char *line, char *ignored, char *unknown,
+                              size_t listlen, char *err, size_t errlen)
+{
+    char *v = line + strcspn(line, " \t");
+    if (*v) *v++ = '\0';
+    v = trim(v);
+    int r = gpu_gpgpusim_apply(c, line, v, err, errlen);
+    if (r == GPU_GS_IGNORED) list_add(ignored, listlen, line);
+    else if (r == GPU_GS_UNKNOWN) list_add(unknown, listlen, line);
+    return r == GPU_GS_ERROR ? -1 : 0;
+}
+
+static int file_line(gpu_config *c, char *line, char *ignored, char *unknown, size_t listlen,
+                     char *err, size_t errlen)
+{
+    line[strcspn(line, "#")] = '\0';
+    line = trim(line);
+    if (!*line) return 0;
+    if (line[0] == '-')
+        return file_gpgpusim_line(c, line, ignored, unknown, listlen, err, errlen);
+    char *eq = strchr(line, '=');
+    if (!eq) {
+        snprintf(err, errlen, "expected 'key = value' or '-gpgpusim_option value', got '%s'",
+                 line);
+        return -1;
+    }
+    *eq = '\0';
+    return gpu_config_set(c, trim(line), trim(eq + 1), err, errlen);
+}
+
+int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t warnlen,
+                         char *err, size_t errlen)
+{
+    if (warn && warnlen) warn[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "cannot open config file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    char line[4096], e[512], ignored[2048] = "", unknown[2048] = "";
+    int lineno = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (file_line(c, line, ignored, unknown, sizeof ignored, e, sizeof e) != 0) {
+            snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
+            rc = -1;
+        }
+    }
+    fclose(f);
+    if (rc == 0 && warn && warnlen && (ignored[0] || unknown[0]))
+        snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:%s%s%s%s%s", path,
+                 ignored[0] ? " not modelled by warpsim: " : "", ignored,
+                 ignored[0] && unknown[0] ? ";" : "", unknown[0] ? " unknown: " : "", unknown);
+    return rc;
+}
+
+int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
+                     char *warn, size_t warnlen, char *err, size_t errlen)
+{
+    if (warn && warnlen) warn[0] = '\0';
+    gpu_config_defaults(c);
+    if (config && *config) {
+        if (find_preset(config)) {
+            if (gpu_config_preset(c, config, err, errlen)) return -1;
+        } else if (strchr(config, '/') || strchr(config, '.')) {
+            if (gpu_config_load_file(c, config, warn, warnlen, err, errlen)) return -1;
+            const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+            snprintf(c->preset, sizeof c->preset, "%s", base);
+        } else {
+            char names[256];
+            list_presets(names, sizeof names);
+            snprintf(err, errlen, "unknown preset '%s' (presets: %s; a config file is "
+                     "given by its path, e.g. ./%s)", config, names, config);
+            return -1;
+        }
+    }
+    for (const char *const *s = settings; s && *s; s++)
+        if (gpu_config_apply(c, *s, err, errlen)) return -1;
+    return gpu_config_check(c, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cross-field checks                                                  */
+/* ------------------------------------------------------------------ */
+
+static bool pow2(uint32_t x) { return x && !(x & (x - 1)); }
+
+static int check_cache(const gpu_cache_config *k, const char *name, char *err, size_t errlen)
+{
+    if (!pow2(k->line_bytes)) {
+        snprintf(err, errlen, "%s.line_bytes = %u is not a power of two", name, k->line_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_policies(const gpu_config *c, char *err, size_t errlen)
+{
+    char names[512];
+    const ws_warp_sched_ops *ws = ws_find_warp_sched(c->warp_scheduler);
+    const char *bad = !ws ? "warp_scheduler" : !ws_find_fetch(c->fetch_policy) ? "fetch_policy"
+                    : !ws_find_cta_map(c->cta_map) ? "cta_map" : NULL;
+    if (bad) {
+        int kind = !ws ? WS_POLICY_WARP_SCHED : bad[0] == 'f' ? WS_POLICY_FETCH : WS_POLICY_CTA_MAP;
+        ws_policy_names(kind, names, sizeof names);
+        snprintf(err, errlen, "%s '%s' does not exist (valid: %s; see warpsim policies)", bad,
+                 !ws ? c->warp_scheduler : bad[0] == 'f' ? c->fetch_policy : c->cta_map, names);
+        return -1;
+    }
+    ws_param_values pv;
+    char e[512];
+    if (ws_params_parse(ws->name, ws->params, c->warp_scheduler_params, &pv, e, sizeof e)) {
+        snprintf(err, errlen, "warp_scheduler_params '%s': %s", c->warp_scheduler_params, e);
+        return -1;
+    }
+    return 0;
+}
+
+int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
+{
+    /* every field within the table's bounds (a struct filled by hand) */
+    for (size_t i = 0; i < NPARAMS; i++) {
+        char v[320], e[256];
+        gpu_config tmp = *c;
+        format_value(c, &params[i], v, sizeof v);
+        if (params[i].type != P_STR && set_param(&tmp, &params[i], v, e, sizeof e)) {
+            snprintf(err, errlen, "%s", e);
+            return -1;
+        }
+    }
+    uint32_t warps = gpu_config_max_warps(c);
+    if (c->max_threads_per_sm % 32) {
+        snprintf(err, errlen, "max_threads_per_sm = %u is not a multiple of the warp size 32",
+                 c->max_threads_per_sm);
+        return -1;
+    }
+    if (warps % c->n_schedulers) {
+        snprintf(err, errlen, "max_threads_per_sm = %u gives %u warps per SM, which cannot "
+                 "be divided evenly among n_schedulers = %u", c->max_threads_per_sm, warps,
+                 c->n_schedulers);
+        return -1;
+    }
+    if (!pow2(c->coalesce_bytes) || !pow2(c->shmem_bank_bytes)) {
+        snprintf(err, errlen, "%s = %u is not a power of two",
+                 pow2(c->coalesce_bytes) ? "shmem_bank_bytes" : "coalesce_bytes",
+                 pow2(c->coalesce_bytes) ? c->shmem_bank_bytes : c->coalesce_bytes);
+        return -1;
+    }
+    if (check_cache(&c->l1d, "l1d", err, errlen) || check_cache(&c->l1c, "l1c", err, errlen)
+        || check_cache(&c->l1t, "l1t", err, errlen))
+        return -1;
+    if (c->l1d_sat_mshr_slack >= c->l1d.mshr_entries
+        || c->l1d_sat_missq_slack >= c->l1d.miss_queue) {
+        snprintf(err, errlen, "l1d_sat_mshr_slack (%u) and l1d_sat_missq_slack (%u) must be "
+                 "smaller than l1d.mshr_entries (%u) and l1d.miss_queue (%u)",
+                 c->l1d_sat_mshr_slack, c->l1d_sat_missq_slack, c->l1d.mshr_entries,
+                 c->l1d.miss_queue);
+        return -1;
+    }
+    return check_policies(c, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dump                                                                */
+/* ------------------------------------------------------------------ */
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(out, "\\%c", ch);
+        else if (ch < 0x20) fprintf(out, "\\u%04x", ch);
+        else fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* The text dump is itself a valid config file (`key = value`). */
+static void dump_text(const gpu_config *c, FILE *out)
+{
+    fprintf(out, "# warpsim machine configuration (preset: %s; %u SMs)\n", c->preset,
+            gpu_config_n_sm(c));
+    for (size_t i = 0; i < NPARAMS; i++) {
+        char v[320];
+        format_value(c, &params[i], v, sizeof v);
+        fprintf(out, "%-24s = %-12s # %s%s%s\n", params[i].key, v,
+                params[i].type == P_BOOL || params[i].type == P_STR ? "" : params[i].unit,
+                params[i].type == P_BOOL || params[i].type == P_STR ? "" : ": ", params[i].help);
+    }
+}
+
+static void dump_json(const gpu_config *c, FILE *out)
+{
+    fprintf(out, "{\"preset\": ");
+    json_string(out, c->preset);
+    fprintf(out, ", \"n_sm\": %u, \"params\": {", gpu_config_n_sm(c));
+    for (size_t i = 0; i < NPARAMS; i++) {
+        const cfg_param *p = &params[i];
+        char v[320];
+        format_value(c, p, v, sizeof v);
+        fprintf(out, "%s\n  ", i ? "," : "");
+        json_string(out, p->key);
+        fprintf(out, ": {\"value\": ");
+        if (p->type == P_STR) json_string(out, v);
+        else fputs(v, out);
+        fprintf(out, ", \"unit\": ");
+        json_string(out, p->type == P_BOOL ? "" : p->unit);
+        fputc('}', out);
+    }
+    fprintf(out, "\n}}\n");
+}
+
+void gpu_config_dump(const gpu_config *c, FILE *out, bool json)
+{
+    if (json) dump_json(c, out);
+    else dump_text(c, out);
+}

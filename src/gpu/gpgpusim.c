@@ -1,0 +1,313 @@
+/*
+** gpgpusim.c -- GPGPU-Sim option names (gpgpusim.config) translated to
+** warpsim parameters, for the subset both simulators share, so an
+** existing config file runs.  Options GPGPU-Sim has but warpsim does not
+** model are "ignored" and unknown ones "unknown": config.c lists both in
+** one warning, never silently.
+*/
+#include "config_int.h"
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GPGPU-Sim options we know and deliberately do not model (yet): the
+   operand collector, the memory system below L1, power, PTX handling. */
+static const char *const ignored_options[] = {
+    "-gpgpu_operand_collector_num_units_sp", "-gpgpu_operand_collector_num_units_sfu",
+    "-gpgpu_operand_collector_num_units_mem", "-gpgpu_operand_collector_num_units_gen",
+    "-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_int",
+    "-gpgpu_operand_collector_num_in_ports_sp", "-gpgpu_operand_collector_num_in_ports_sfu",
+    "-gpgpu_operand_collector_num_in_ports_mem", "-gpgpu_operand_collector_num_in_ports_gen",
+    "-gpgpu_operand_collector_num_out_ports_sp", "-gpgpu_operand_collector_num_out_ports_sfu",
+    "-gpgpu_operand_collector_num_out_ports_mem", "-gpgpu_operand_collector_num_out_ports_gen",
+    "-gpgpu_num_reg_banks", "-gpgpu_reg_bank_use_warp_id", "-gpgpu_pipeline_widths",
+    "-gpgpu_dual_issue_diff_exec_units", "-gpgpu_num_mem_units",
+    "-gpgpu_cache:il1", "-gpgpu_cache:dl2", "-gpgpu_cache:dl2_texture_only",
+    "-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared",
+    "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared", "-gpgpu_shmem_warp_parts",
+    "-gpgpu_coalesce_arch", "-gpgpu_n_sub_partition_per_mchannel", "-gpgpu_n_mem_per_ctrlr",
+    "-gpgpu_dram_scheduler", "-gpgpu_dram_timing_opt", "-gpgpu_dram_buswidth",
+    "-gpgpu_dram_burst_length", "-dram_data_command_freq_ratio", "-gpgpu_mem_address_mask",
+    "-gpgpu_mem_addr_mapping", "-gpgpu_frfcfs_dram_sched_queue_size",
+    "-gpgpu_dram_return_queue_size", "-gpgpu_dram_partition_queues", "-rop_latency",
+    "-dram_latency", "-gpgpu_l2_rop_latency", "-gpgpu_memlatency_stat", "-network_mode",
+    "-inter_config_file", "-gpgpu_simd_model", "-gpgpu_runtime_stat", "-visualizer_enabled",
+    "-gpuwattch_xml_file", "-power_simulation_enabled", "-power_trace_enabled",
+    "-power_per_cycle_dump", "-gpgpu_ptx_force_max_capability",
+    "-gpgpu_ptx_convert_to_ptxplus", "-gpgpu_ptx_save_converted_ptxplus",
+    "-gpgpu_stack_size_limit", "-gpgpu_heap_size_limit", "-gpgpu_runtime_sync_depth_limit",
+    "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_kernel_launch_latency",
+    "-gpgpu_TB_launch_latency", "-gpgpu_max_concurrent_kernel", "-gpgpu_perfect_mem",
+    "-gpgpu_flush_l1_cache", "-gpgpu_flush_l2_cache", "-gpgpu_deadlock_detect",
+    "-gpgpu_max_insn", "-gpgpu_max_cta", "-gpgpu_ptx_instruction_classification",
+    "-gpgpu_ptx_sim_mode", "-gpgpu_ignore_resources_limitation", "-gpgpu_l2_read_ratio",
+    "-gpgpu_adaptive_cache_config", "-gpgpu_unified_l1d_size", "-gpgpu_l1_banks",
+    "-gpgpu_l1_cache_write_ratio",
+    "-gpgpu_shader_cta_thread_limit", "-gpgpu_occupancy_sm_number", "-save_embedded_ptx",
+    "-enable_ptx_file_line_stats", "-ptx_opcode_latency_tensor",
+    "-ptx_opcode_initiation_tensor", "-gpgpu_num_tensor_core_units", "-gpgpu_tensor_core_avail",
+    "-gpgpu_concurrent_kernel_sm", "-gpgpu_sub_core_model", "-gpgpu_enable_specialized_operand_collector",
+    "-gpgpu_stat_sampling_freq", "-gpgpu_clock_gated_lanes", "-gpgpu_clock_gated_reg_file",
+    "-gpgpu_perf_sim_memcpy", "-gpgpu_local_mem_map", "-gpgpu_shmem_limited_broadcast",
+    "-gpgpu_mem_unit_ports", "-gpgpu_fill_entire_line_on_clean", NULL
+};
+
+/* Parse a whole unsigned decimal number; false on junk. */
+static bool num(const char *s, uint32_t *out)
+{
+    char *end;
+    while (isspace((unsigned char)*s)) s++;
+    if (!isdigit((unsigned char)*s)) return false;
+    unsigned long long v = strtoull(s, &end, 10);
+    while (isspace((unsigned char)*end)) end++;
+    if (*end || v > 0xffffffffull) return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+/* Split `v` at `sep` into at most `max` fields (copied into `buf`). */
+static int split(const char *v, char sep, char *buf, size_t len, char **f, int max)
+{
+    snprintf(buf, len, "%s", v);
+    int n = 0;
+    for (char *p = buf; n < max;) {
+        f[n++] = p;
+        char *s = strchr(p, sep);
+        if (!s) break;
+        *s = '\0';
+        p = s + 1;
+    }
+    return n;
+}
+
+/* set("key", "%u", x) through the table, so bounds are checked there. */
+static int setf(gpu_config *c, const char *key, const char *opt, uint32_t x, char *err,
+                size_t errlen)
+{
+    char v[32], e[512];
+    snprintf(v, sizeof v, "%u", x);
+    if (gpu_config_set(c, key, v, e, sizeof e) == 0) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s: %s", opt, e);
+    return GPU_GS_ERROR;
+}
+
+static int bad(const char *opt, const char *v, const char *want, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s '%s': expected %s", opt, v, want);
+    return GPU_GS_ERROR;
+}
+
+/* ------------------------------------------------------------------ */
+/* Cache strings                                                       */
+/* ------------------------------------------------------------------ */
+
+/*
+** "[N|S:]sets:line:ways,rep:write:alloc:write_alloc[:index],mshr:entries:merge,mq[:...]..."
+**   e.g. "N:64:128:6,L:L:m:N:H,A:128:8,16:0,32"   (GPGPU-Sim 4.x)
+**        "32:128:4,L:L:m:N,A:32:8,8"               (GPGPU-Sim 3.x)
+** Write policy letters: B write-back (our write_back=true); T write-through,
+** E write-evict, L local write-back/global write-through, R read-only (all
+** write_back=false for global data).  "none" disables the cache.
+*/
+static int cache_option(gpu_config *c, const char *cache, const char *opt, const char *v,
+                        char *err, size_t errlen)
+{
+    char buf[256], gbuf[64], *grp[8], *geo[4], key[64];
+    if (strcmp(v, "none") == 0) {
+        snprintf(key, sizeof key, "%s.enabled=false", cache);
+        return gpu_config_apply(c, key, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
+    }
+    int ng = split(v, ',', buf, sizeof buf, grp, 8);
+    int nf = split(grp[0], ':', gbuf, sizeof gbuf, geo, 4);
+    int g0 = nf == 4 && isalpha((unsigned char)geo[0][0]) ? 1 : 0;   /* N: / S: prefix */
+    uint32_t sets, line, ways, mshr = 0, merge = 0, mq = 0;
+    if (nf - g0 != 3 || !num(geo[g0], &sets) || !num(geo[g0 + 1], &line)
+        || !num(geo[g0 + 2], &ways))
+        return bad(opt, v, "[N:]sets:line:ways,... (e.g. 32:128:4,L:L:m:N,A:32:8,8)", err, errlen);
+    char pol = 0;
+    if (ng >= 2) {
+        char *p = strchr(grp[1], ':');
+        pol = p ? p[1] : 0;
+    }
+    if (ng >= 3) {
+        char mbuf[64], *m[4];
+        if (split(grp[2], ':', mbuf, sizeof mbuf, m, 4) < 3 || !num(m[1], &mshr)
+            || !num(m[2], &merge))
+            return bad(opt, v, "an MSHR group like A:32:8 (type:entries:merge)", err, errlen);
+    }
+    if (ng >= 4) {
+        char qbuf[64], *q[4];
+        split(grp[3], ':', qbuf, sizeof qbuf, q, 4);
+        if (!num(q[0], &mq)) return bad(opt, v, "a miss-queue size after the MSHR group", err, errlen);
+    }
+    const char *fields[] = { "sets", "line_bytes", "ways", "mshr_entries", "mshr_merge",
+                             "miss_queue" };
+    uint32_t vals[] = { sets, line, ways, mshr, merge, mq };
+    for (int i = 0; i < 6; i++) {
+        if (i >= 3 && !vals[i]) continue;   /* group absent: keep ours */
+        snprintf(key, sizeof key, "%s.%s", cache, fields[i]);
+        if (setf(c, key, opt, vals[i], err, errlen) != GPU_GS_APPLIED) return GPU_GS_ERROR;
+    }
+    snprintf(key, sizeof key, "%s.enabled=true", cache);
+    gpu_config_apply(c, key, err, errlen);
+    if (pol) {
+        snprintf(key, sizeof key, "%s.write_back=%s", cache, pol == 'B' ? "true" : "false");
+        gpu_config_apply(c, key, err, errlen);
+    }
+    return GPU_GS_APPLIED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Composite options                                                   */
+/* ------------------------------------------------------------------ */
+
+/* lrr | gto | old | two_level_active:N:inner:outer | warp_limiting:type:N */
+static int scheduler_option(gpu_config *c, const char *opt, const char *v, char *err,
+                            size_t errlen)
+{
+    char buf[128], *f[5], params[128] = "";
+    const char *name = NULL;
+    int n = split(v, ':', buf, sizeof buf, f, 5);
+    uint32_t a, b, d;
+    if (n == 1 && (strcmp(f[0], "lrr") == 0 || strcmp(f[0], "gto") == 0)) name = f[0];
+    else if (n == 1 && strcmp(f[0], "old") == 0) name = "oldest";
+    else if (strcmp(f[0], "two_level_active") == 0) {
+        if (n != 4 || !num(f[1], &a) || !num(f[2], &b) || !num(f[3], &d))
+            return bad(opt, v, "two_level_active:ACTIVE:INNER:OUTER", err, errlen);
+        name = "two-level";
+        /* GPGPU-Sim's inner/outer codes: 0 = LRR / SRR, 1 = GTO / oldest */
+        snprintf(params, sizeof params, "active_warps=%u,inner=%u,outer=%u", a, b ? 1 : 0,
+                 d ? 1 : 0);
+    } else if (strcmp(f[0], "warp_limiting") == 0) {
+        if (n != 3 || !num(f[1], &a) || !num(f[2], &b))
+            return bad(opt, v, "warp_limiting:TYPE:LIMIT", err, errlen);
+        name = "swl";
+        snprintf(params, sizeof params, "warp_limit=%u", b);
+    }
+    if (!name)
+        return bad(opt, v, "lrr, gto, old, two_level_active:N:I:O or warp_limiting:T:N", err,
+                   errlen);
+    char e[512];
+    if (gpu_config_set(c, "warp_scheduler", name, e, sizeof e)
+        || gpu_config_set(c, "warp_scheduler_params", params, e, sizeof e)) {
+        snprintf(err, errlen, "%s: %s", opt, e);
+        return GPU_GS_ERROR;
+    }
+    return GPU_GS_APPLIED;
+}
+
+/* "ADD,MAX,MUL,MAD,DIV" -> op.<cls>.latency|interval (ADD for the class,
+   max(MUL, MAD) for integer multiply, DIV for division) */
+static int opcode_option(gpu_config *c, const char *opt, const char *v, const char *cls,
+                         const char *what, char *err, size_t errlen)
+{
+    char buf[128], *f[6], key[64];
+    uint32_t x[5];
+    int n = split(v, ',', buf, sizeof buf, f, 6);
+    if (strcmp(cls, "sfu") == 0) {
+        if (n < 1 || !num(f[0], &x[0])) return bad(opt, v, "a cycle count", err, errlen);
+        snprintf(key, sizeof key, "op.sfu.%s", what);
+        return setf(c, key, opt, x[0], err, errlen);
+    }
+    if (n != 5) return bad(opt, v, "ADD,MAX,MUL,MAD,DIV (5 cycle counts)", err, errlen);
+    for (int i = 0; i < 5; i++)
+        if (!num(f[i], &x[i])) return bad(opt, v, "ADD,MAX,MUL,MAD,DIV (5 cycle counts)", err, errlen);
+    const char *base = strcmp(cls, "int") == 0 ? "int" : strcmp(cls, "fp") == 0 ? "fp32" : "fp64";
+    snprintf(key, sizeof key, "op.%s.%s", base, what);
+    if (setf(c, key, opt, x[0], err, errlen)) return GPU_GS_ERROR;
+    if (strcmp(base, "int") == 0) {
+        snprintf(key, sizeof key, "op.int_mul.%s", what);
+        if (setf(c, key, opt, x[2] > x[3] ? x[2] : x[3], err, errlen)) return GPU_GS_ERROR;
+    }
+    snprintf(key, sizeof key, "op.%s_div.%s", base, what);
+    return setf(c, key, opt, x[4], err, errlen);
+}
+
+static int clock_option(gpu_config *c, const char *opt, const char *v, char *err, size_t errlen)
+{
+    char buf[128], *f[5];
+    static const char *const keys[] = { "core_mhz", "icnt_mhz", "l2_mhz", "dram_mhz" };
+    if (split(v, ':', buf, sizeof buf, f, 5) != 4)
+        return bad(opt, v, "CORE:ICNT:L2:DRAM in MHz", err, errlen);
+    for (int i = 0; i < 4; i++) {
+        char e[512];
+        if (gpu_config_set(c, keys[i], f[i], e, sizeof e)) {
+            snprintf(err, errlen, "%s: %s", opt, e);
+            return GPU_GS_ERROR;
+        }
+    }
+    return GPU_GS_APPLIED;
+}
+
+static int pipeline_option(gpu_config *c, const char *opt, const char *v, char *err,
+                           size_t errlen)
+{
+    char buf[64], *f[3];
+    uint32_t threads, warp;
+    if (split(v, ':', buf, sizeof buf, f, 3) != 2 || !num(f[0], &threads) || !num(f[1], &warp))
+        return bad(opt, v, "THREADS:WARP_SIZE", err, errlen);
+    if (warp != 32) return bad(opt, v, "warp size 32 (the only one warpsim models)", err, errlen);
+    return setf(c, "max_threads_per_sm", opt, threads, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* The table of single-number options                                  */
+/* ------------------------------------------------------------------ */
+
+static const struct { const char *opt, *key; } simple[] = {
+    { "-gpgpu_n_clusters", "n_clusters" },
+    { "-gpgpu_n_cores_per_cluster", "cores_per_cluster" },
+    { "-gpgpu_num_sched_per_core", "n_schedulers" },
+    { "-gpgpu_shmem_size", "shmem_per_sm" },
+    { "-gpgpu_shader_registers", "regs_per_sm" },
+    { "-gpgpu_shader_cta", "max_ctas_per_sm" },
+    { "-gpgpu_n_mem", "n_mem" },
+    { "-gpgpu_max_insn_issue_per_warp", "issue_width" },
+    { "-gpgpu_num_sp_units", "units.sp" },
+    { "-gpgpu_num_sfu_units", "units.sfu" },
+    { "-gpgpu_num_dp_units", "units.dp" },
+    { "-gpgpu_num_int_units", "units.int" },
+    { "-gpgpu_shmem_num_banks", "shmem_banks" },
+    { "-smem_latency", "shmem_latency" },
+    { "-gpgpu_smem_latency", "shmem_latency" },
+    { "-gpgpu_l1_latency", "l1d.hit_latency" },
+    { "-gpgpu_max_cycle", "max_cycles" },
+    { NULL, NULL }
+};
+
+int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *v, char *err, size_t errlen)
+{
+    uint32_t x;
+    for (int i = 0; simple[i].opt; i++)
+        if (strcmp(opt, simple[i].opt) == 0) {
+            if (!num(v, &x)) return bad(opt, v, "a non-negative integer", err, errlen);
+            return setf(c, simple[i].key, opt, x, err, errlen);
+        }
+    if (strcmp(opt, "-gpgpu_cache:dl1") == 0) return cache_option(c, "l1d", opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_const_cache:l1") == 0 || strcmp(opt, "-gpgpu_cache:const") == 0)
+        return cache_option(c, "l1c", opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_tex_cache:l1") == 0 || strcmp(opt, "-gpgpu_cache:tex") == 0)
+        return cache_option(c, "l1t", opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_gmem_skip_L1D") == 0) {
+        if (!num(v, &x) || x > 1) return bad(opt, v, "0 or 1", err, errlen);
+        return gpu_config_set(c, "l1d.enabled", x ? "false" : "true", err, errlen)
+               ? GPU_GS_ERROR : GPU_GS_APPLIED;
+    }
+    if (strcmp(opt, "-gpgpu_scheduler") == 0) return scheduler_option(c, opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_clock_domains") == 0) return clock_option(c, opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_shader_core_pipeline") == 0)
+        return pipeline_option(c, opt, v, err, errlen);
+    static const char *const classes[] = { "int", "fp", "dp", "sfu" };
+    for (int i = 0; i < 4; i++) {
+        char lat[64], ini[64];
+        snprintf(lat, sizeof lat, "-ptx_opcode_latency_%s", classes[i]);
+        snprintf(ini, sizeof ini, "-ptx_opcode_initiation_%s", classes[i]);
+        if (strcmp(opt, lat) == 0)
+            return opcode_option(c, opt, v, classes[i], "latency", err, errlen);
+        if (strcmp(opt, ini) == 0)
+            return opcode_option(c, opt, v, classes[i], "interval", err, errlen);
+    }
+    for (int i = 0; ignored_options[i]; i++)
+        if (strcmp(opt, ignored_options[i]) == 0) return GPU_GS_IGNORED;
+    return GPU_GS_UNKNOWN;
+}

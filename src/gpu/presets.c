@@ -1,0 +1,145 @@
+/*
+** presets.c -- the machines of the papers, as overrides of the parameter
+** table's defaults (config.c, which are the gtx480 machine).  Each value
+** cites the spec section it comes from (/work/shared/specs/<paper>.md);
+** "[I]" marks our interpretation where a spec gives no value.
+*/
+#include "config_int.h"
+
+/*
+** gtx480: Mascar spec §3 (Table I + the GPGPU-Sim 3.2.2 GTX480 defaults
+** [G]).  It is exactly the table's defaults; config.c cites each value.
+** Interpretations there: instruction buffer 2 and fetch width 1 (GPGPU-Sim
+** behaviour); 1 DP and 1 INT unit (GPGPU-Sim runs both on the SP pipes);
+** initiation intervals, SFU timing and all hit latencies; the simple memory
+** backend's 200-cycle latency (Table I's L2 latency: every L1 miss is an L2
+** hit until the memory system exists) and 253 B/cycle (177.4 GB/s / 700 MHz).
+*/
+static const char *const gtx480[] = { NULL };
+
+/* fx5800: CCWS spec §3 (GPGPU-Sim 3.1.0 QuadroFX5800-CCWS config). */
+static const char *const fx5800[] = {
+    "core_mhz=325", "icnt_mhz=650", "l2_mhz=650", "dram_mhz=800", /* §3 clocks */
+    "n_clusters=10", "cores_per_cluster=3",                        /* §3: 30 SMs */
+    "max_threads_per_sm=1024", "max_ctas_per_sm=8",                /* §3: 32 warps */
+    "regs_per_sm=16384", "shmem_per_sm=16384",
+    "n_schedulers=1", "issue_width=2",             /* §2.0/§3: 2 insns from one warp */
+    /* §3: the 8-wide SIMD at 1300 MHz is encoded as 32-wide at 325 MHz
+       [ASSUMED in the spec]: one SP unit, one warp instruction per cycle */
+    "units.sp=1", "units.sfu=1", "units.dp=1", "units.int=1",     /* [I] */
+    /* §3 L1D: 32 KB, 8-way, 128 B (32 sets), 16 MSHRs x 4 merges, queue 4,
+       hit latency 20; write-evict/no-allocate for global stores */
+    "l1d.sets=32", "l1d.ways=8", "l1d.line_bytes=128", "l1d.write_back=false",
+    "l1d.mshr_entries=16", "l1d.mshr_merge=4", "l1d.miss_queue=4", "l1d.hit_latency=20",
+    "l1t.sets=8", "l1t.ways=20", "l1t.line_bytes=32",             /* §3 texture L1 */
+    "l1c.sets=64", "l1c.ways=2", "l1c.line_bytes=64",             /* §3 const L1 */
+    "n_mem=8",                                                     /* §3: 8 channels */
+    /* §3: 16 requests per chip x 2 chips x 8 channels */
+    "mem_queue=256",
+    /* [I] GDDR3 double data rate, 8 channels x 16 B x 800 MHz = 102.4 GB/s,
+       / 325 MHz core = 315 B per core cycle */
+    "mem_bytes_per_cycle=315",
+    NULL
+};
+
+/* owl28: OWL spec §3 (Table 1, GPGPU-Sim 2.1.2b). */
+static const char *const owl28[] = {
+    "core_mhz=1300", "icnt_mhz=650", "dram_mhz=800",              /* §3 */
+    "l2_mhz=650",                          /* §3 [REC]: L2 at the interconnect clock */
+    "n_clusters=28", "cores_per_cluster=1",                        /* §3: 28 SMs */
+    "max_threads_per_sm=1024", "shmem_per_sm=32768",               /* §3 */
+    "regs_per_sm=32768",                   /* §3 prints "32684": read as 32768 [I] */
+    "max_ctas_per_sm=8",                   /* §3 [REC]: GPGPU-Sim's CTA cap */
+    "n_schedulers=1", "issue_width=1",                             /* §3 */
+    "warp_scheduler=lrr",                  /* §3: round-robin baseline */
+    /* §3: SIMT width 8 = one 32-thread warp instruction every 4 cycles [I:
+       expressed as a 4-cycle initiation interval on one SP unit] */
+    "units.sp=1", "op.int.interval=4", "op.fp32.interval=4", "op.int_mul.interval=4",
+    /* §3 L1D: 32 KB, 8-way, 64 B lines (64 sets), write-back; MSHRs 32 per
+       core; merge and miss queue [I] (the defaults) */
+    "l1d.sets=64", "l1d.ways=8", "l1d.line_bytes=64", "l1d.write_back=true",
+    "l1d.mshr_entries=32",
+    "l1t.sets=32", "l1t.ways=4", "l1t.line_bytes=64",             /* §3: 8 KB 4-way 64 B */
+    "l1c.sets=32", "l1c.ways=4", "l1c.line_bytes=64",             /* §3: 8 KB 4-way 64 B */
+    "coalesce_bytes=64",                   /* §3 [REC]: unique 64 B line requests */
+    "mem_latency=120",                     /* §3: minimum L2 miss latency, core cycles */
+    "n_mem=8",                                                     /* §3: 8 MCs */
+    "mem_queue=1024",                      /* §3: 128 requests per MC x 8 */
+    /* §3 [REC]: 102.4 GB/s total / 1300 MHz = 79 B per core cycle */
+    "mem_bytes_per_cycle=79",
+    NULL
+};
+
+/* tesla8: fetch-dram spec §3 (Table 1 + [R] fill-ins), a GeForce 8-series. */
+static const char *const tesla8[] = {
+    /* core clock not given [I]: 1350 MHz (8800-class shader clock); the
+       bus runs at 2.5:1 (§3), used for the interconnect and DRAM clocks */
+    "core_mhz=1350", "icnt_mhz=540", "l2_mhz=540", "dram_mhz=540",
+    "n_clusters=8", "cores_per_cluster=1",                         /* §3: 8 cores */
+    /* §3 [R]: caps of 32 warps and 8 blocks, register and shared-memory
+       limits ignored (registers set to the table's maximum) */
+    "max_threads_per_sm=1024", "max_ctas_per_sm=8", "regs_per_sm=1048576",
+    "shmem_per_sm=65536",                  /* §3: 64 KB software-managed cache */
+    "fetch_width=1", "fetch_policy=rr",    /* §3: fetch width 1, RR base */
+    "n_schedulers=1", "issue_width=1",
+    "warp_scheduler=oldest",               /* §3 [R]: oldest-ready-first dispatch */
+    /* §3: 8-wide SIMD, 4-cycle latency except FP-DIV 32 and FP-Mul 8 [R:
+       a new warp instruction every 4 cycles]; [I] FP32 keeps 4 (add and mul
+       share one class), one unit of each kind */
+    "units.sp=1", "units.sfu=1", "units.dp=1", "units.int=1",
+    "op.int.latency=4", "op.int.interval=4", "op.int_mul.latency=4", "op.int_mul.interval=4",
+    "op.int_div.latency=32", "op.int_div.interval=4", "op.fp32.latency=4",
+    "op.fp32.interval=4", "op.fp32_div.latency=32", "op.fp32_div.interval=4",
+    "op.fp64.latency=8", "op.fp64.interval=4", "op.fp64_div.latency=32",
+    "op.fp64_div.interval=4", "op.sfu.latency=8", "op.sfu.interval=4",
+    "shmem_latency=1", "shmem_banks=16",   /* §3: 1-cycle shared memory; 16 banks [I] */
+    "l1d.enabled=false",                   /* §3: global and local data uncached */
+    /* §3 [R]: constant and texture caches always hit, 1 cycle [I: large
+       and 1-cycle, so misses are rare, not impossible] */
+    "l1c.hit_latency=1", "l1c.sets=256", "l1c.ways=8",
+    "l1t.hit_latency=1", "l1t.sets=64", "l1t.ways=32",
+    "coalesce_bytes=64",                   /* §3 [R]: cc 1.x half-warp 64 B */
+    "mem_latency=100",                     /* §3: row closed = 100 core cycles [I] */
+    "mem_bytes_per_cycle=13",              /* §3: 32 B bus at 2.5:1 = 12.8 B/cycle */
+    "mem_queue=1024",                      /* §3: 128 outstanding per bank x 8 banks */
+    "n_mem=1",                             /* §3 [R]: one controller */
+    NULL
+};
+
+/* k20x: HAWS spec §2.2 / §4.1 (Kepler K20X-like, Table 4.1), gaps from the
+   public Multi2Sim Kepler source [M] (§2.10) and HALS Table 6.3 (§4.4). */
+static const char *const k20x[] = {
+    "core_mhz=732",                                                /* §2.2 */
+    "icnt_mhz=732", "l2_mhz=732", "dram_mhz=1300",                 /* [I] not given */
+    "n_clusters=14", "cores_per_cluster=1",                        /* §2.2: 14 SMs */
+    "max_threads_per_sm=2048", "max_ctas_per_sm=16",               /* §2.2 */
+    "regs_per_sm=65536", "shmem_per_sm=16384",                     /* §2.2 */
+    "n_schedulers=4", "issue_width=2",     /* §2.2: 4 schedulers, 2 dispatch units each */
+    "fetch_width=4",                       /* §2.3: each of 4 pools fetches [I] */
+    "warp_scheduler=lrr",                  /* §4.3: round-robin baseline */
+    /* §2.2: 6 SPUs (4 private + 2 shared), 2 DPUs, 1 IMU, 1 SFU, 1 LSU */
+    "units.sp=6", "units.dp=2", "units.int=1", "units.sfu=1", "units.ldst=1",
+    /* §2.5 [M]: shared units are split evenly among the 4 schedulers, a
+       warp instruction holds its quarter for 4 cycles */
+    "op.fp64.interval=4", "op.int_mul.interval=4", "op.sfu.interval=4",
+    /* §2.2: L1 16 KB, 4-way, 128 B (32 sets); §4.4: 16 MSHRs x 8 merges;
+       §2.10 [M]: hit latency 6 */
+    "l1d.sets=32", "l1d.ways=4", "l1d.line_bytes=128", "l1d.mshr_entries=16",
+    "l1d.mshr_merge=8", "l1d.hit_latency=6",
+    "mem_latency=300",                     /* §2.10 [M]: main memory 300 [I: no L2 yet] */
+    "n_mem=6",                                                     /* §2.10 [M] */
+    /* [I] K20X 250 GB/s / 732 MHz = 341 B per core cycle */
+    "mem_bytes_per_cycle=341",
+    NULL
+};
+
+const gpu_preset gpu_presets[] = {
+    { "gtx480", "Fermi GTX 480, 15 SMs (Mascar Table I, GPGPU-Sim 3.2.2 defaults)", gtx480 },
+    { "fx5800", "Quadro FX5800 + Fermi-like L1D, 30 SMs (CCWS, GPGPU-Sim 3.1.0)", fx5800 },
+    { "owl28", "28-SM GPGPU-Sim 2.1.2b machine, SIMT width 8 (OWL Table 1)", owl28 },
+    { "tesla8", "8-core Tesla, uncached global memory (fetch-dram Table 1)", tesla8 },
+    { "k20x", "Kepler K20X-like, 14 SMs, 4 schedulers (HAWS Table 4.1)", k20x },
+    { NULL, NULL, NULL }
+};
+
+const char *const gpu_preset_names[] = { "gtx480", "fx5800", "owl28", "tesla8", "k20x", NULL };

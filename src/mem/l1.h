@@ -1,0 +1,72 @@
+/*
+** l1.h -- an SM's first-level cache: tag array (cache.c) + MSHRs (mshr.c)
+** + a miss queue toward the memory port.  One type serves the data cache
+** (L1D: write-through no-allocate, or write-back write-allocate) and the
+** read-only constant and texture caches.
+**
+** A request that needs an MSHR, a merge slot or a miss-queue slot it
+** cannot get is a *reservation fail*: nothing changes, the caller retries
+** on a later cycle (this back-pressure is what Mascar measures).
+*/
+#ifndef WS_MEM_L1_H
+#define WS_MEM_L1_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "mem_port.h"
+#include "../gpu/config.h"
+#include "../gpu/stats.h"
+
+typedef struct mem_l1 mem_l1;
+
+/* outcome of one access */
+enum {
+    MEM_L1_HIT = 0,   /* data after the hit latency */
+    MEM_L1_MISS,      /* new MSHR; `token` comes back through mem_l1_fill */
+    MEM_L1_MERGED,    /* joined an outstanding MSHR; same as MISS for the caller */
+    MEM_L1_SENT,      /* store/atomic queued toward memory (atomics: token returns) */
+    MEM_L1_FAIL       /* reservation fail: retry later */
+};
+
+/* token value meaning "nobody waits" (write-back write-allocate stores) */
+#define MEM_L1_NO_TOKEN UINT32_MAX
+
+/* what a fill displaced, for policies (CCWS victim tags) */
+typedef struct mem_l1_evict {
+    bool     valid;
+    uint64_t line;        /* line address */
+    uint32_t owner;       /* warp slot that touched it last */
+} mem_l1_evict;
+
+/* `seg_bytes`: size of store/atomic requests sent below (the coalescing
+   segment).  `src` is this cache's MEM_SRC_*.  NULL: out of memory. */
+mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t seg_bytes);
+void mem_l1_free(mem_l1 *l);
+/* Cold cache, empty MSHRs and queue, zeroed statistics. */
+void mem_l1_reset(mem_l1 *l);
+
+/* One transaction of `kind` (MEM_READ/WRITE/ATOMIC) at `addr` for warp
+   slot `warp`; `token` identifies the waiter for MISS/MERGED/atomics. */
+int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token);
+
+/* Send the miss queue's head through `port` if it accepts; true if sent. */
+bool mem_l1_tick(mem_l1 *l, const mem_port *port, uint64_t cycle);
+
+/* A reply for this cache arrived: free its MSHR / deliver the atomic.
+   Writes waiting tokens into `tokens` (room for mshr_merge, at least 1)
+   and returns their count; a displaced valid line is reported in *ev. */
+uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evict *ev);
+
+/* Saturation signal: MSHRs or miss queue within the configured slack of
+   full. */
+bool mem_l1_saturated(const mem_l1 *l, uint32_t mshr_slack, uint32_t missq_slack);
+
+uint32_t mem_l1_mshr_used(const mem_l1 *l);
+uint32_t mem_l1_queue_len(const mem_l1 *l);
+bool mem_l1_idle(const mem_l1 *l);          /* no MSHR, nothing queued */
+const gpu_cache_stats *mem_l1_stats(const mem_l1 *l);
+gpu_cache_stats *mem_l1_stats_mut(mem_l1 *l);
+uint32_t mem_l1_line_bytes(const mem_l1 *l);
+uint32_t mem_l1_hit_latency(const mem_l1 *l);
+
+#endif /* WS_MEM_L1_H */

@@ -1,0 +1,45 @@
+/*
+** mem_port.h -- the port between an SM's L1 caches and the memory below
+** them.  For now the simple backend (backend.c) implements it; the real
+** interconnect, L2 and DRAM of the memory-system stage will implement the
+** same three calls, so the SM side never changes.
+*/
+#ifndef WS_MEM_PORT_H
+#define WS_MEM_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* what a request asks the memory to do */
+enum { MEM_READ = 0, MEM_WRITE, MEM_ATOMIC };
+
+/* which cache of the SM sent it (replies are routed back by sm + src) */
+enum { MEM_SRC_L1D = 0, MEM_SRC_L1C, MEM_SRC_L1T, MEM_SRC_COUNT };
+
+/*
+** One request travelling below L1 and back as its own reply.  `id` is
+** the sender's handle: the MSHR index for reads, the waiting load's token
+** for atomics, unused for writes (their reply is only an acknowledgement).
+*/
+typedef struct mem_req {
+    uint64_t addr;        /* line (reads) or segment (writes, atomics) address */
+    uint32_t bytes;       /* payload moved: line for reads, segment for writes */
+    uint8_t  kind;        /* MEM_READ / MEM_WRITE / MEM_ATOMIC */
+    uint8_t  src;         /* MEM_SRC_* */
+    uint16_t sm;
+    uint32_t id;
+    uint32_t warp;        /* requesting warp slot (for policies below L1) */
+    uint64_t ready;       /* backend: cycle the reply is available */
+} mem_req;
+
+typedef struct mem_port {
+    void *impl;
+    /* Can one more request be accepted this cycle? */
+    bool (*can_send)(void *impl);
+    /* Hand a request over at `cycle`; false (and nothing kept) when full. */
+    bool (*send)(void *impl, const mem_req *r, uint64_t cycle);
+    /* Take one reply available at `cycle` into *out; false when none. */
+    bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
+} mem_port;
+
+#endif /* WS_MEM_PORT_H */
