@@ -36,7 +36,9 @@ static const char bench_usage[] =
     "                or older than its source, run it on the simulator (size default:\n"
     "                small), report the verification line and statistics.  Exec\n"
     "                options: --stats-json FILE --per-kernel --quiet --arch sm_XX --sms N\n"
-    "                --clock-mhz N --stack BYTES --lib-dir DIR (see warpsim exec --help)\n"
+    "                --clock-mhz N --stack BYTES --lib-dir DIR, and for the timing\n"
+    "                model --timing --config PRESET|FILE --set KEY=VALUE --timing-report\n"
+    "                FILE --timeseries FILE (see warpsim exec --help)\n"
     "  characterize  run each named benchmark (default: all) at the size (default\n"
     "                small) and print per benchmark and kernel: warp instructions,\n"
     "                memory instructions, instructions per memory instruction,\n"
@@ -54,11 +56,13 @@ static const cli_opt bench_opts[] = {
     /* passed on to warpsim exec */
     {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
     {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
+    {"timing", false}, {"config", true}, {"set", true}, {"timing-report", true},
+    {"timeseries", true},
     {NULL, false}
 };
 
 #define BENCH_MAX_NAMES 64
-#define BENCH_MAX_EXEC_OPTS 24
+#define BENCH_MAX_EXEC_OPTS 64
 
 typedef struct bench_cli {
     const char *cmd;           /* "bench run", ... for messages */
@@ -93,7 +97,9 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
         /* an exec option: checked by warpsim exec itself */
         if (strcmp(name, "stats-json") == 0) { c->stats_json = value; return true; }
         static const char *const flags[] = { "--per-kernel", "--quiet", "--arch", "--sms",
-                                             "--clock-mhz", "--stack", "--lib-dir" };
+                                             "--clock-mhz", "--stack", "--lib-dir",
+                                             "--timing", "--config", "--set",
+                                             "--timing-report", "--timeseries" };
         const char *flag = NULL;
         for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
             if (strcmp(flags[i] + 2, name) == 0) flag = flags[i];

@@ -110,6 +110,7 @@ typedef struct core_lsu {
     uint32_t pc;
     uint32_t shmem_cycles;/* bank-conflict cycles left before the cache part */
     bool     shmem;       /* has a shared-memory part */
+    bool     blocked;     /* last try was a reservation fail */
     uint32_t ntx, next;
     core_tx  tx[CORE_MAX_TX];
 } core_lsu;

@@ -206,8 +206,8 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
     if (!lsu->busy) return;
-    sm->active = true;
     if (lsu->shmem_cycles) {
+        sm->active = true;
         if (--lsu->shmem_cycles == 0 && lsu->next == lsu->ntx) lsu_finish(sm, cycle);
         return;
     }
@@ -216,8 +216,15 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     uint32_t token = lsu->load;
     int r = mem_l1_access(l1, tx->kind, tx->addr, lsu->warp, token);
     core_load *ld = token != CORE_NONE ? &sm->loads[token] : NULL;
+    if (r != MEM_L1_FAIL) {
+        lsu->blocked = false;
+        sm->active = true;
+    }
     switch (r) {
     case MEM_L1_FAIL:
+        /* not progress: only a reply or a send below can unblock it, so
+           the cycle loop may skip ahead (core_sm_account_skip counts on) */
+        lsu->blocked = true;
         sm->st->lsu_stall_cycles++;
         lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, tx->addr, cycle);
         return;

@@ -351,6 +351,11 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
     gpu_kernel_stats *st = sm->st;
     for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) st->slots[sm->sched[s].last_slot] += n;
     st->active_warps_sum += (uint64_t)sm->live_warps * n;
+    if (sm->lsu.busy && sm->lsu.blocked) {
+        /* the LSU would have retried (and failed) every skipped cycle */
+        st->lsu_stall_cycles += n;
+        mem_l1_stats_mut(sm->l1[sm->lsu.tx[sm->lsu.next].cache])->reservation_fails += n;
+    }
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += (uint64_t)mem_l1_mshr_used(sm->l1[c]) * n;
 }

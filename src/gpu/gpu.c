@@ -239,9 +239,14 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
                 const emu_warp *ew = g->sms[i]->warps[w].ew;
                 if (ew) { wi += ew->warp_insns; ti += ew->thread_insns; }
             }
-        st->samples[st->nsamples++] = (gpu_sample){
-            .cycle = *next_sample - st->start_cycle, .warp_insns = wi, .thread_insns = ti,
-            .active_warps = live, .l1d_misses = misses, .lsu_stall_cycles = st->lsu_stall_cycles };
+        gpu_sample *sp = &st->samples[st->nsamples++];
+        memset(sp, 0, sizeof *sp);     /* padding too: samples compare bytewise */
+        sp->cycle = *next_sample - st->start_cycle;
+        sp->warp_insns = wi;
+        sp->thread_insns = ti;
+        sp->active_warps = live;
+        sp->l1d_misses = misses;
+        sp->lsu_stall_cycles = st->lsu_stall_cycles;
         *next_sample += iv;
     }
 }

@@ -114,6 +114,40 @@ static void test_skip_is_exact(void **state)
     free(r2);
 }
 
+/* the same under back-pressure: tiny queues make the LSU stall and skip */
+static void test_skip_is_exact_under_backpressure(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    th_config(&cfg);
+    cfg.n_clusters = 4;
+    cfg.mem_queue = 3;
+    cfg.mem_bytes_per_cycle = 8;
+    cfg.l1d.miss_queue = 2;
+    cfg.l1d.mshr_entries = 4;
+    cfg.timeseries_interval = 500;
+    static float out[VN];
+    th_run *r1 = calloc(1, sizeof *r1), *r2 = calloc(1, sizeof *r2);
+    run_vecadd(&cfg, r1, out);
+    cfg.skip_idle_cycles = false;
+    run_vecadd(&cfg, r2, out);
+    assert_int_equal(r1->rc, 0);
+    assert_int_equal(r2->rc, 0);
+    for (int i = 0; i < VN; i++) assert_true(out[i] == (float)(3 * i + 1));
+    assert_true(r1->st.lsu_stall_cycles > 0);
+    assert_true(r1->st.l1d.reservation_fails > 0);
+    assert_true(r1->st.mem_queue_full_cycles > 0);
+    assert_true(r1->st.skipped_cycles > 0);
+    assert_int_equal(r1->st.nsamples, r2->st.nsamples);
+    assert_memory_equal(r1->st.samples, r2->st.samples, r1->st.nsamples * sizeof(gpu_sample));
+    gpu_stats_release(&r1->st);
+    gpu_stats_release(&r2->st);
+    r1->st.skipped_cycles = 0;
+    assert_memory_equal(&r1->st, &r2->st, sizeof r1->st);
+    free(r1);
+    free(r2);
+}
+
 static void test_occupancy_limits(void **state)
 {
     (void)state;
@@ -139,6 +173,7 @@ int main(void)
         cmocka_unit_test(test_vecadd_end_to_end),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_skip_is_exact),
+        cmocka_unit_test(test_skip_is_exact_under_backpressure),
         cmocka_unit_test(test_occupancy_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,12 +121,13 @@ static void test_fault_reported(void **state)
 
 typedef struct ev_count { int n[16]; uint32_t issues; } ev_count;
 
+/* every scheduler instance counts into the test's ev_count, whose address
+   comes as parameter 0 */
 static void *ev_init(const ws_param_values *p, uint32_t nwarps)
 {
-    (void)p; (void)nwarps;
-    return calloc(1, sizeof(ev_count));
+    (void)nwarps;
+    return (void *)(intptr_t)p->v[0];
 }
-static void ev_destroy(void *st) { free(st); }
 static void ev_on_event(void *st, const ws_sched_view *v, const ws_sched_event *e)
 {
     (void)v;
@@ -145,7 +146,7 @@ static bool ev_may_issue(void *st, const ws_sched_view *v, uint32_t w)
     return !(v->warps[w].next_class == WS_NEXT_MEM && (w & 1) && v->cycle < 500);
 }
 static const ws_warp_sched_ops ev_sched = {
-    .name = "test-events", .init = ev_init, .destroy = ev_destroy,
+    .name = "test-events", .init = ev_init,
     .on_event = ev_on_event, .on_issue = ev_on_issue, .may_issue = ev_may_issue,
 };
 
@@ -166,22 +167,37 @@ static void test_policy_hooks(void **state)
     cfg.n_clusters = 1;
     cfg.l1d.sets = 4;
     cfg.l1d.ways = 2;
-    uint32_t n = 64 * 256;
+    cfg.l1d.mshr_entries = 6;      /* small enough to saturate */
+    uint32_t n = 64 * 256, warps = n / 32;
     th_buf buf = { n * 4, NULL, NULL, 0 };
     th_run *r = calloc(1, sizeof *r);
+    ev_count counts;
+    memset(&counts, 0, sizeof counts);
+    ws_param_values pv = { .n = 1, .v = { (int64_t)(intptr_t)&counts } };
+    r->wsp = &pv;
     th_run_kernel(ptx, "stream", &cfg, &ev_sched, 64, 256, &buf, 1, NULL, 0, r);
     if (r->rc) fail_msg("%s", r->err);
     assert_true(r->st.l1d.evictions > 0);
     assert_true(r->st.l1d.misses >= n / 32);
     assert_true(r->st.l1d.hits > 0);
     assert_true(r->st.slots[GPU_SLOT_MEM_VETO] > 0);
-    /* a tiny MSHR file saturates */
+    assert_int_equal(counts.issues, r->st.warp_insns);
+    assert_int_equal(counts.n[WS_EV_WARP_START], warps);
+    assert_int_equal(counts.n[WS_EV_WARP_DONE], warps);
+    /* CTA events go to every scheduler of the SM */
+    assert_int_equal(counts.n[WS_EV_CTA_START], 64 * cfg.n_schedulers);
+    assert_int_equal(counts.n[WS_EV_CTA_DONE], 64 * cfg.n_schedulers);
+    /* ld.param + two global loads per warp */
+    assert_int_equal(counts.n[WS_EV_LOAD_RETURN], 3 * warps);
+    /* hit/miss events are for loads; the statistics count stores too */
+    assert_true(counts.n[WS_EV_L1_HIT] > 0 && (uint64_t)counts.n[WS_EV_L1_HIT] < r->st.l1d.hits);
+    assert_true(counts.n[WS_EV_L1_MISS] >= (int)warps);
+    assert_true((uint64_t)counts.n[WS_EV_L1_MISS] <= r->st.l1d.misses);
+    assert_int_equal(counts.n[WS_EV_L1_HIT] + counts.n[WS_EV_L1_MISS], 2 * warps);
+    assert_int_equal(counts.n[WS_EV_L1_EVICT], r->st.l1d.evictions);
+    assert_true(counts.n[WS_EV_MEM_SATURATED] >= 2);
+    assert_true(counts.n[WS_EV_LSU_STALL] > 0);
     free(r);
-    /* the counting policy's state is gone with the GPU; count through a second
-       run that keeps the GPU alive */
-    gpu *g = gpu_new_with(&cfg, &ev_sched, NULL, NULL, NULL, (char[128]){0}, 128);
-    assert_non_null(g);
-    gpu_free(g);
 }
 
 int main(void)

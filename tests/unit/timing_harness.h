@@ -89,6 +89,7 @@ typedef struct th_run {
     int rc;
     char err[8192];
     emu_launch l;
+    const ws_param_values *wsp;   /* scheduler parameters, NULL = defaults */
 } th_run;
 
 /*
@@ -145,7 +146,7 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     l->smid_count = gpu_config_n_sm(cfg);
     l->out = stdout;
     char err[512];
-    gpu *g = gpu_new_with(cfg, ws, NULL, NULL, NULL, err, sizeof err);
+    gpu *g = gpu_new_with(cfg, ws, r->wsp, NULL, NULL, err, sizeof err);
     if (!g) fail_msg("gpu_new_with: %s", err);
     r->err[0] = '\0';
     r->rc = gpu_run_kernel(g, l, name, cfg->regs_per_thread, "config", &r->st,

@@ -1,0 +1,197 @@
+/*
+** test_mem_l1.c -- the memory pieces below the LSU on their own: the tag
+** array's LRU, MSHR merging and limits, the L1's reservation fails,
+** write-through vs write-back, saturation, and the backend's latency,
+** bandwidth and bounded queue behind the mem_port interface.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+#include "mem/backend.h"
+#include "mem/cache.h"
+#include "mem/l1.h"
+#include "mem/mshr.h"
+
+static void test_cache_lru(void **state)
+{
+    (void)state;
+    mem_cache c;
+    assert_int_equal(mem_cache_init(&c, 2, 2, 128), 0);   /* 2 sets x 2 ways */
+    int64_t i;
+    mem_cache_line ev;
+    /* lines 0, 2, 4 map to set 0 */
+    assert_false(mem_cache_fill(&c, 0 * 128, 1, &i, &ev));
+    assert_false(mem_cache_fill(&c, 2 * 128, 2, &i, &ev));
+    assert_true(mem_cache_probe(&c, 0) >= 0);
+    mem_cache_touch(&c, mem_cache_probe(&c, 0), 3);           /* 0 is now most recent */
+    assert_true(mem_cache_fill(&c, 4 * 128, 4, &i, &ev));     /* evicts line 2 */
+    assert_int_equal(ev.tag, 2);
+    assert_int_equal(ev.owner, 2);
+    assert_true(mem_cache_probe(&c, 2 * 128) < 0);
+    assert_true(mem_cache_probe(&c, 0 + 5) >= 0);             /* any byte of the line */
+    assert_true(mem_cache_probe(&c, 1 * 128) < 0);            /* other set untouched */
+    mem_cache_invalidate(&c, 0);
+    assert_true(mem_cache_probe(&c, 0) < 0);
+    mem_cache_release(&c);
+}
+
+static void test_mshr_merge_and_limit(void **state)
+{
+    (void)state;
+    mem_mshr m;
+    assert_int_equal(mem_mshr_init(&m, 2, 3), 0);
+    int a = mem_mshr_alloc(&m, 0x100), b = mem_mshr_alloc(&m, 0x200);
+    assert_true(a >= 0 && b >= 0 && a != b);
+    assert_int_equal(mem_mshr_alloc(&m, 0x300), -1);
+    assert_true(mem_mshr_full(&m));
+    assert_int_equal(mem_mshr_find(&m, 0x200), b);
+    for (uint32_t t = 0; t < 3; t++) {
+        assert_true(mem_mshr_can_merge(&m, a));
+        mem_mshr_add(&m, a, 10 + t);
+    }
+    assert_false(mem_mshr_can_merge(&m, a));
+    uint32_t tok[3];
+    assert_int_equal(mem_mshr_free(&m, a, tok), 3);
+    assert_int_equal(tok[0], 10);
+    assert_int_equal(tok[2], 12);
+    assert_int_equal(mem_mshr_find(&m, 0x100), -1);
+    assert_false(mem_mshr_full(&m));
+    mem_mshr_release(&m);
+}
+
+static gpu_cache_config l1cfg(void)
+{
+    return (gpu_cache_config){ .sets = 4, .ways = 2, .line_bytes = 128, .enabled = true,
+                               .mshr_entries = 2, .mshr_merge = 2, .miss_queue = 2,
+                               .hit_latency = 10 };
+}
+
+/* Deliver every reply of `port` due by `cycle` to `l`; returns tokens seen. */
+static uint32_t drain(mem_port *port, mem_l1 *l, uint64_t cycle, uint32_t *tokens)
+{
+    mem_req r;
+    uint32_t n = 0, buf[8];
+    mem_l1_evict ev;
+    while (port->recv(port->impl, cycle, &r)) {
+        uint32_t k = mem_l1_fill(l, &r, buf, &ev);
+        for (uint32_t i = 0; i < k; i++) tokens[n++] = buf[i];
+    }
+    return n;
+}
+
+static void test_l1_miss_merge_fail_fill(void **state)
+{
+    (void)state;
+    gpu_cache_config c = l1cfg();
+    mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    mem_backend *b = mem_backend_new(100, 32, 8);
+    mem_port port = mem_backend_port(b);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 0, 1), MEM_L1_MISS);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1004, 1, 2), MEM_L1_MERGED);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1008, 2, 3), MEM_L1_FAIL);   /* merge full */
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 0, 4), MEM_L1_MISS);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x3000, 0, 5), MEM_L1_FAIL);   /* no MSHR */
+    assert_true(mem_l1_saturated(l, 0, 0));
+    const gpu_cache_stats *st = mem_l1_stats(l);
+    assert_int_equal(st->reservation_fails, 2);
+    assert_int_equal(st->merges, 1);
+    assert_int_equal(st->misses, 3);
+    assert_true(mem_l1_tick(l, &port, 0));
+    assert_true(mem_l1_tick(l, &port, 1));
+    assert_false(mem_l1_tick(l, &port, 2));          /* queue empty */
+    uint32_t tok[8];
+    assert_int_equal(drain(&port, l, 99, tok), 0);     /* not yet */
+    assert_int_equal(drain(&port, l, 100, tok), 2);    /* 0x1000: both waiters */
+    assert_int_equal(tok[0], 1);
+    assert_int_equal(tok[1], 2);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1040, 3, 6), MEM_L1_HIT);
+    assert_int_equal(drain(&port, l, 101, tok), 1);
+    assert_true(mem_l1_idle(l));
+    assert_false(mem_l1_saturated(l, 0, 0));
+    mem_l1_free(l);
+    mem_backend_free(b);
+}
+
+static void test_l1_write_policies(void **state)
+{
+    (void)state;
+    gpu_cache_config c = l1cfg();
+    mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    /* write-through, no allocate: stores go below and do not install */
+    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
+    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
+    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_FAIL); /* queue of 2 */
+    assert_int_equal(mem_l1_queue_len(l), 2);
+    assert_int_equal(mem_l1_stats(l)->misses, 2);
+    mem_l1_free(l);
+    /* write-back: a store miss allocates, the dirty line is written back on eviction */
+    c.write_back = true;
+    c.sets = 1;
+    c.ways = 1;
+    l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    mem_backend *b = mem_backend_new(10, 128, 8);
+    mem_port port = mem_backend_port(b);
+    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 7, 0), MEM_L1_MISS);
+    assert_true(mem_l1_tick(l, &port, 0));
+    uint32_t tok[8];
+    assert_int_equal(drain(&port, l, 10, tok), 0);     /* nobody waits on a store */
+    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1010, 7, 0), MEM_L1_HIT);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 8, 5), MEM_L1_MISS);
+    assert_true(mem_l1_tick(l, &port, 11));
+    assert_int_equal(drain(&port, l, 21, tok), 1);
+    assert_int_equal(mem_l1_stats(l)->evictions, 1);
+    assert_int_equal(mem_l1_stats(l)->writebacks, 1);
+    assert_int_equal(mem_l1_queue_len(l), 1);           /* the write-back */
+    mem_l1_free(l);
+    mem_backend_free(b);
+}
+
+static void test_backend_latency_bandwidth_queue(void **state)
+{
+    (void)state;
+    mem_backend *b = mem_backend_new(50, 32, 3);
+    mem_port p = mem_backend_port(b);
+    mem_req r = { .addr = 0, .bytes = 128, .kind = MEM_READ };
+    /* three requests at cycle 0: 128 B each at 32 B/cycle = 4 cycles apiece */
+    assert_true(p.send(p.impl, &r, 0));
+    assert_true(p.send(p.impl, &r, 0));
+    assert_true(p.send(p.impl, &r, 0));
+    assert_false(p.can_send(p.impl));
+    assert_false(p.send(p.impl, &r, 0));                /* bounded queue */
+    assert_int_equal(mem_backend_next_ready(b), 50);
+    mem_req out;
+    assert_false(p.recv(p.impl, 49, &out));
+    assert_true(p.recv(p.impl, 50, &out));
+    assert_true(p.can_send(p.impl));
+    /* the data of all three took 12 cycles, well inside the latency */
+    assert_true(p.recv(p.impl, 50, &out));
+    assert_true(p.recv(p.impl, 50, &out));
+    assert_false(p.recv(p.impl, 50, &out));
+    /* bandwidth: a long stream is limited to 32 B/cycle */
+    mem_backend *s = mem_backend_new(10, 32, 1000);
+    mem_port q = mem_backend_port(s);
+    for (int i = 0; i < 100; i++) assert_true(q.send(q.impl, &r, 0));
+    uint64_t last = 0;
+    for (uint64_t c = 0; c < 1000 && mem_backend_in_flight(s); c++)
+        while (q.recv(q.impl, c, &out)) last = c;
+    assert_int_equal(last, 100 * 128 / 32);
+    assert_int_equal(mem_backend_requests(s), 100);
+    assert_int_equal(mem_backend_bytes(s), 100 * 128);
+    mem_backend_free(s);
+    mem_backend_free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cache_lru),
+        cmocka_unit_test(test_mshr_merge_and_limit),
+        cmocka_unit_test(test_l1_miss_merge_fail_fill),
+        cmocka_unit_test(test_l1_write_policies),
+        cmocka_unit_test(test_backend_latency_bandwidth_queue),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
