@@ -14,62 +14,47 @@
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
+#include "policy/warp_order.h"
 
 typedef struct gto_state {
-    bool     have_last;
-    uint32_t last;      /* index of the greedy warp */
-    uint64_t last_age;  /* its age, to notice that the slot was reused */
-    uint32_t cap, n;    /* capacity from init; size perm[] was built for */
-    uint32_t perm[];    /* last cycle's age order */
+    ws_greedy    greedy;
+    ws_age_order age;
 } gto_state;
 
 static void *gto_init(const ws_param_values *p, uint32_t nwarps)
 {
     (void)p;
-    gto_state *st = malloc(sizeof *st + (size_t)nwarps * sizeof st->perm[0]);
-    if (!st)
-        return NULL;
-    st->have_last = false;
-    st->last = 0;
-    st->last_age = 0;
-    st->cap = st->n = nwarps;
-    for (uint32_t i = 0; i < nwarps; i++)
-        st->perm[i] = i;
-    return st;
+    gto_state *st = calloc(1, sizeof *st);
+    if (st && ws_age_order_init(&st->age, nwarps) == 0)
+        return st;
+    free(st);
+    return NULL;
 }
 
-static void gto_destroy(void *st)
+static void gto_destroy(void *vst)
 {
+    gto_state *st = vst;
+    ws_age_order_free(&st->age);
     free(st);
 }
 
 static uint32_t gto_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     gto_state *st = vst;
-    uint32_t n = v->nwarps < st->cap ? v->nwarps : st->cap;
-    if (n != st->n) {
-        st->n = n;
-        for (uint32_t i = 0; i < n; i++)
-            st->perm[i] = i;
-    }
-    uint32_t live = ws_order_by_age(v->warps, st->perm, n), k = 0;
-    bool greedy = st->have_last && st->last < n && v->warps[st->last].valid &&
-                  v->warps[st->last].age == st->last_age;
+    uint32_t live = ws_age_order_update(&st->age, v), k = 0;
+    bool greedy = ws_greedy_live(&st->greedy, v);
     if (greedy)
-        out[k++] = st->last;
+        out[k++] = st->greedy.warp;
     for (uint32_t i = 0; i < live; i++)
-        if (!greedy || st->perm[i] != st->last)
-            out[k++] = st->perm[i];
+        if (!greedy || st->age.perm[i] != st->greedy.warp)
+            out[k++] = st->age.perm[i];
     return k;
 }
 
 static void gto_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
 {
     gto_state *st = vst;
-    st->have_last = true;
-    st->last = w;
-    st->last_age = w < v->nwarps ? v->warps[w].age : 0;
+    ws_greedy_note(&st->greedy, v, w);
 }
 
 const ws_warp_sched_ops ws_warp_sched_gto = {

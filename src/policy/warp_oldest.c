@@ -10,44 +10,30 @@
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
-
-typedef struct oldest_state {
-    uint32_t cap;       /* warps of the scheduler, from init */
-    uint32_t n;         /* warps perm[] was built for */
-    uint32_t perm[];    /* last cycle's age order, re-sorted each cycle */
-} oldest_state;
+#include "policy/warp_order.h"
 
 static void *oldest_init(const ws_param_values *p, uint32_t nwarps)
 {
     (void)p;
-    oldest_state *st = malloc(sizeof *st + (size_t)nwarps * sizeof st->perm[0]);
-    if (!st)
-        return NULL;
-    st->cap = st->n = nwarps;
-    for (uint32_t i = 0; i < nwarps; i++)
-        st->perm[i] = i;
-    return st;
+    ws_age_order *st = calloc(1, sizeof *st);
+    if (st && ws_age_order_init(st, nwarps) == 0)
+        return st;
+    free(st);
+    return NULL;
 }
 
 static void oldest_destroy(void *st)
 {
+    ws_age_order_free(st);
     free(st);
 }
 
-static uint32_t oldest_order(void *vst, const ws_sched_view *v, uint32_t *out)
+static uint32_t oldest_order(void *st, const ws_sched_view *v, uint32_t *out)
 {
-    oldest_state *st = vst;
-    uint32_t n = v->nwarps < st->cap ? v->nwarps : st->cap;
-    if (n != st->n) {
-        /* the view changed size (not expected): restart from slot order */
-        st->n = n;
-        for (uint32_t i = 0; i < n; i++)
-            st->perm[i] = i;
-    }
-    uint32_t live = ws_order_by_age(v->warps, st->perm, n);
+    ws_age_order *o = st;
+    uint32_t live = ws_age_order_update(o, v);
     for (uint32_t i = 0; i < live; i++)
-        out[i] = st->perm[i];
+        out[i] = o->perm[i];
     return live;
 }
 

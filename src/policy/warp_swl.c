@@ -21,7 +21,7 @@
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
+#include "policy/warp_order.h"
 
 static const ws_param_desc swl_params[] = {
     { "warp_limit", 8, 1, 256, "warps",
@@ -30,60 +30,48 @@ static const ws_param_desc swl_params[] = {
 };
 
 typedef struct swl_state {
-    uint32_t limit;
-    bool     have_last;
-    uint32_t last;      /* index of the greedy warp */
-    uint64_t last_age;  /* its age, to notice that the slot was reused */
-    uint32_t cap, n;    /* capacity from init; size perm[] was built for */
-    uint32_t perm[];    /* last cycle's age order */
+    uint32_t     limit;
+    ws_greedy    greedy;
+    ws_age_order age;
 } swl_state;
 
 static void *swl_init(const ws_param_values *p, uint32_t nwarps)
 {
-    swl_state *st = malloc(sizeof *st + (size_t)nwarps * sizeof st->perm[0]);
-    if (!st)
+    swl_state *st = calloc(1, sizeof *st);
+    if (!st || ws_age_order_init(&st->age, nwarps) != 0) {
+        free(st);
         return NULL;
+    }
     st->limit = p && p->n >= 1 ? (uint32_t)p->v[0] : (uint32_t)swl_params[0].def;
-    st->have_last = false;
-    st->last = 0;
-    st->last_age = 0;
-    st->cap = st->n = nwarps;
-    for (uint32_t i = 0; i < nwarps; i++)
-        st->perm[i] = i;
     return st;
 }
 
-static void swl_destroy(void *st)
+static void swl_destroy(void *vst)
 {
+    swl_state *st = vst;
+    ws_age_order_free(&st->age);
     free(st);
 }
 
 static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     swl_state *st = vst;
-    uint32_t n = v->nwarps < st->cap ? v->nwarps : st->cap;
-    if (n != st->n) {
-        st->n = n;
-        for (uint32_t i = 0; i < n; i++)
-            st->perm[i] = i;
-    }
-    uint32_t live = ws_order_by_age(v->warps, st->perm, n);
+    uint32_t live = ws_age_order_update(&st->age, v);
     uint32_t k = 0, counted = 0;
     for (uint32_t i = 0; i < live && counted < st->limit; i++) {
-        uint32_t w = st->perm[i];
+        uint32_t w = st->age.perm[i];
         out[k++] = w;
         if (v->warps[w].stall != WS_STALL_BARRIER)
             counted++;
     }
     /* GTO inside the eligible set: the greedy warp, if eligible, goes first */
-    if (st->have_last && st->last < n && v->warps[st->last].valid &&
-        v->warps[st->last].age == st->last_age) {
+    if (ws_greedy_live(&st->greedy, v)) {
         for (uint32_t i = 0; i < k; i++) {
-            if (out[i] != st->last)
+            if (out[i] != st->greedy.warp)
                 continue;
             for (uint32_t j = i; j > 0; j--)
                 out[j] = out[j - 1];
-            out[0] = st->last;
+            out[0] = st->greedy.warp;
             break;
         }
     }
@@ -93,9 +81,7 @@ static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 static void swl_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
 {
     swl_state *st = vst;
-    st->have_last = true;
-    st->last = w;
-    st->last_age = w < v->nwarps ? v->warps[w].age : 0;
+    ws_greedy_note(&st->greedy, v, w);
 }
 
 const ws_warp_sched_ops ws_warp_sched_swl = {
