@@ -96,6 +96,37 @@ typedef struct gpu_config {
     uint32_t mem_queue;                       /* requests the backend can hold */
     uint32_t n_mem;                           /* memory channels (reported; used later) */
 
+    /* memory system below L1 (memory-system stage); memory_model "simple"
+       keeps the fixed-latency backend above, "full" uses what follows */
+    char     memory_model[GPU_NAME_MAX];
+    /* interconnect: crossbar, request and reply networks, icnt clock */
+    uint32_t icnt_flit_bytes;                 /* bytes per flit */
+    uint32_t icnt_latency;                    /* icnt cycles through the crossbar */
+    uint32_t icnt_in_buffer;                  /* flits buffered per input port (credits) */
+    uint32_t icnt_out_buffer;                 /* flits buffered per output port */
+    /* L2: one slice per memory sub-partition, l2 clock */
+    uint32_t n_sub_per_mem;                   /* sub-partitions (L2 slices) per channel */
+    gpu_cache_config l2;                      /* per slice; write_back = write-back + allocate */
+    uint32_t l2_queue;                        /* requests queued at a slice's input and
+                                                 toward DRAM */
+    uint32_t l2_interleave_bytes;             /* address interleaving granule across slices */
+    /* DRAM: one controller per channel (n_mem), dram clock (command clock) */
+    uint32_t dram_banks, dram_bank_groups;    /* per channel */
+    uint32_t dram_queue;                      /* requests per controller */
+    uint32_t dram_bus_bytes;                  /* data bus width per channel, bytes */
+    uint32_t dram_burst;                      /* burst length (beats) */
+    uint32_t dram_data_rate;                  /* beats per command clock (2 = DDR) */
+    uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
+    char     dram_addr_map[128];              /* bit-field string as -gpgpu_mem_addr_mapping */
+    char     dram_scheduler[GPU_NAME_MAX];    /* registry name: fcfs, frfcfs, frfair, reminst */
+    char     dram_scheduler_params[256];
+    /* idealised modes */
+    bool     perfect_l2;                      /* every L2 access hits */
+    bool     unlimited_mem;                   /* unlimited MSHRs and queues at L1, icnt, L2, DRAM */
+    uint32_t dram_fixed_latency;              /* > 0: DRAM answers after this many DRAM cycles,
+                                                 no banks or timing */
+    bool     oracle_profile;                  /* run the functional pre-run (REMINST, ALL, ...) */
+
     /* run control and statistics */
     uint64_t watchdog_cycles;                 /* no instruction retired for this long = deadlock */
     uint64_t max_cycles;                      /* 0 = unlimited */

@@ -30,6 +30,11 @@ typedef struct mem_req {
     uint32_t id;
     uint32_t warp;        /* requesting warp slot (for policies below L1) */
     uint64_t ready;       /* backend: cycle the reply is available */
+    /* appended for the memory system below L1 (interconnect, L2, DRAM) */
+    uint64_t sent;        /* core cycle the L1 handed it to the port (round trip) */
+    uint64_t warp_uid;    /* launch-wide warp id: cta_linear * warps_per_cta + warp
+                             in CTA (indexes the oracle profile) */
+    uint64_t seq;         /* global arrival order, for deterministic ties */
 } mem_req;
 
 typedef struct mem_port {

@@ -193,16 +193,54 @@ typedef struct ws_cta_map_ops {
 } ws_cta_map_ops;
 
 /* ------------------------------------------------------------------ */
+/* DRAM request scheduling (one instance per memory controller)        */
+/* ------------------------------------------------------------------ */
+
+/* One queued request as the DRAM scheduler sees it. */
+typedef struct ws_dram_req_view {
+    uint64_t arrival;        /* DRAM cycle it entered the queue (smaller = older) */
+    uint64_t seq;            /* global arrival order (ties) */
+    uint32_t bank, row;
+    bool     row_hit;        /* its row is open in its bank */
+    bool     ready;          /* the command it needs next can issue this cycle */
+    bool     is_write;
+    uint32_t sm, warp;       /* requesting SM and warp slot */
+    uint64_t warp_uid;       /* launch-wide warp id */
+    int64_t  warp_retired;   /* instructions that warp has retired so far, -1 unknown */
+    int64_t  warp_remaining; /* oracle profile: instructions it has left, -1 unknown */
+} ws_dram_req_view;
+
+typedef struct ws_dram_view {
+    uint64_t cycle;          /* DRAM cycle */
+    uint32_t channel;
+    uint32_t nreqs;
+    const ws_dram_req_view *reqs;   /* in arrival order */
+} ws_dram_view;
+
+typedef struct ws_dram_sched_ops {
+    const char *name;
+    const char *summary;
+    const ws_param_desc *params;
+    void *(*init)(const ws_param_values *p, uint32_t queue_size);
+    void (*destroy)(void *st);
+    /* Index into v->reqs of the request whose next command to issue now,
+       among those with `ready` set, or -1 for none. */
+    int (*pick)(void *st, const ws_dram_view *v);
+} ws_dram_sched_ops;
+
+/* ------------------------------------------------------------------ */
 /* Registry (policy/registry.c)                                        */
 /* ------------------------------------------------------------------ */
 
 const ws_warp_sched_ops *ws_find_warp_sched(const char *name);
 const ws_fetch_ops *ws_find_fetch(const char *name);
 const ws_cta_map_ops *ws_find_cta_map(const char *name);
+const ws_dram_sched_ops *ws_find_dram_sched(const char *name);
 /* NULL-terminated lists, for help texts and the duplicate-name test */
 extern const ws_warp_sched_ops *const ws_warp_scheds[];
 extern const ws_fetch_ops *const ws_fetches[];
 extern const ws_cta_map_ops *const ws_cta_maps[];
+extern const ws_dram_sched_ops *const ws_dram_scheds[];
 
 /* Fill `out` from "name:k=v,k=v" style overrides already split into
    key/value strings, checking bounds; on error write a message naming the
