@@ -211,6 +211,14 @@ static gpu_kernel_stats *new_kstats(ws_ctx *ctx)
     return st;
 }
 
+/* The oracle profile is computed when the configuration asks for it or
+   the DRAM scheduler reads it (reminst: remaining instructions). */
+static bool wants_profile(const gpu_config *c)
+{
+    return c->oracle_profile
+           || (strcmp(c->memory_model, "full") == 0 && strcmp(c->dram_scheduler, "reminst") == 0);
+}
+
 int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
 {
     gpu_kernel_stats *st = new_kstats(ctx);
@@ -222,7 +230,19 @@ int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
     uint32_t regs = kernel_regs(ctx, k, &src);
     const char *name = k->mod->pm->funcs[k->func].name;
     char err[4096] = "";
+    /* computed once per launch, before it runs, on a copy of device memory;
+       a pre-run that faults leaves no profile (the real run reports the
+       fault itself) */
+    emu_profile prof;
+    memset(&prof, 0, sizeof prof);
+    if (wants_profile(&ctx->cfg) && emu_profile_build(l, &prof, err, sizeof err) == 0)
+        l->profile = &prof;
+    else if (strstr(err, "out of host memory"))
+        fprintf(stderr, "warpsim: %s; running without it\n", err);
+    err[0] = '\0';
     int rc = gpu_run_kernel(ctx->gpu, l, name, regs, src, st, err, sizeof err);
+    l->profile = NULL;
+    emu_profile_free(&prof);
     ctx->nkstats++;    /* kept also when it failed: the report shows how far it got */
     ctx->last.cycles = st->cycles;
     ctx->last.l1d_accesses = st->l1d.accesses;

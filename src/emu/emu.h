@@ -94,6 +94,8 @@ typedef struct emu_fault {
     char msg[768];        /* complete human-readable report */
 } emu_fault;
 
+struct emu_profile;
+
 /* Everything fixed for one kernel launch (shared by all its CTAs). */
 typedef struct emu_launch {
     const ptx_module *mod;
@@ -124,6 +126,10 @@ typedef struct emu_launch {
        no warp ran) */
     uint64_t mem_insns, bar_insns;
     uint64_t warp_insns_min, warp_insns_max;
+    /* appended for the memory-system stage: the launch's oracle profile
+       (profile.c), or NULL when none was asked for; set by the host side
+       (api_timing.c) before the timing run, read-only to the model */
+    const struct emu_profile *profile;
 } emu_launch;
 
 /* One SIMT reconvergence-stack entry. */
@@ -308,5 +314,57 @@ int emu_assertfail(emu_warp *w, const ptx_uop *u, uint32_t mask);
    buf (truncated to cap-1 chars). 0, or -1 after a fault report. */
 int emu_read_string(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                     char *buf, size_t cap);
+
+/* ------------------------------------------------------------------ */
+/* The oracle profile (profile.c; appended for the memory-system stage) */
+/* ------------------------------------------------------------------ */
+
+/*
+** A functional pre-run of a launch on a private copy of device memory,
+** recording per warp what it will execute.  Warps are indexed by the
+** launch-wide warp id (mem_req.warp_uid): cta_linear * warps_per_cta +
+** warp index in the CTA.  A barrier interval is the instructions a warp
+** executes from its start or its previous waiting barrier (bar.sync,
+** bar.red, barrier) up to and including the next one; the last interval
+** ends at the warp's exit.  "Memory" counts class MEM (every ld, st,
+** atom, red, prefetch, any space), as emu_launch.mem_insns does.  Counts
+** are exact for kernels whose control flow does not depend on the order
+** in which warps run (atomics, inter-CTA communication).
+*/
+typedef struct emu_profile {
+    uint32_t nwarps;            /* CTAs in the grid x warps_per_cta */
+    uint32_t warps_per_cta;
+    uint64_t *total;            /* [nwarps] warp instructions */
+    uint64_t *mem;              /* [nwarps] of them memory instructions */
+    uint32_t *ivl_start;        /* [nwarps + 1] warp w's intervals are
+                                   ivl_*[ivl_start[w] .. ivl_start[w+1]) */
+    uint64_t *ivl_insns;        /* instructions of each interval */
+    uint64_t *ivl_mem;          /* memory instructions of each interval */
+    uint32_t nivl;              /* intervals in all */
+    uint64_t min_total, max_total;  /* over warps that executed anything */
+    uint64_t insns;             /* sum of total[] */
+} emu_profile;
+
+/* Copy of `m`: its allocations and every page (private, independent).
+   NULL when the host is out of memory. (mem.c) */
+emu_mem *emu_mem_clone(const emu_mem *m);
+
+/* Run launch `l` functionally on a clone of its device memory (printf
+   output discarded, `l` itself untouched) and fill `p`.  0, or -1 with a
+   message (the kernel faulted, or out of host memory); `p` is then empty. */
+int emu_profile_build(const emu_launch *l, emu_profile *p, char *err, size_t errlen);
+void emu_profile_free(emu_profile *p);
+/* Instructions warp `uid` has left after retiring `retired`: total -
+   retired, at least 0; -1 when `p` is NULL or `uid` is out of range. */
+int64_t emu_profile_remaining(const emu_profile *p, uint64_t uid, uint64_t retired);
+/* Warp `uid` at instruction position `pos` (instructions done so far):
+   instructions left to the end of its current barrier interval (the
+   barrier included) and memory instructions of that interval, into
+   *insns_left / *mem_ivl (either may be NULL).  0, or -1 when unknown. */
+int emu_profile_interval(const emu_profile *p, uint64_t uid, uint64_t pos,
+                         uint64_t *insns_left, uint64_t *mem_ivl);
+/* max_total / min_total (1.0 when no warp ran); <= 1.02 is "symmetric"
+   in the fetch-dram paper's classification (spec §2.4). */
+double emu_profile_asymmetry(const emu_profile *p);
 
 #endif /* WS_EMU_H */

@@ -308,3 +308,40 @@ void emu_mem_describe(emu_mem *m, uint64_t addr, char *buf, size_t len)
                  addr, dist_above, name);
     }
 }
+
+/* ------------------------------------------------------------------ */
+/* Copies (the oracle profile's private memory)                        */
+/* ------------------------------------------------------------------ */
+
+emu_mem *emu_mem_clone(const emu_mem *m)
+{
+    emu_mem *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    *c = *m;
+    c->slots = malloc(m->nslots * sizeof *c->slots);
+    c->allocs = m->cap_allocs ? malloc(m->cap_allocs * sizeof *c->allocs) : NULL;
+    c->npages = 0;
+    c->cache_pn = MEM_NO_PAGE;
+    c->cache_data = NULL;
+    if (!c->slots || (m->cap_allocs && !c->allocs)) {
+        free(c->slots);
+        free(c->allocs);
+        free(c);
+        return NULL;
+    }
+    if (m->nallocs) memcpy(c->allocs, m->allocs, m->nallocs * sizeof *c->allocs);
+    for (uint64_t i = 0; i < m->nslots; i++) c->slots[i] = (mem_slot){ MEM_NO_PAGE, NULL };
+    /* same capacity, same hash: every page keeps its slot */
+    for (uint64_t i = 0; i < m->nslots; i++) {
+        if (m->slots[i].pn == MEM_NO_PAGE) continue;
+        c->slots[i].data = malloc(MEM_PAGE_SIZE);
+        if (!c->slots[i].data) {
+            emu_mem_free(c);
+            return NULL;
+        }
+        c->slots[i].pn = m->slots[i].pn;
+        memcpy(c->slots[i].data, m->slots[i].data, MEM_PAGE_SIZE);
+        c->npages++;
+    }
+    return c;
+}

@@ -6,6 +6,7 @@
 ** The defaults are the gtx480 machine (Mascar spec §3, Table I + [G]).
 */
 #include "config_int.h"
+#include "mem/addrmap.h"
 #include "policy/policy.h"
 #include <ctype.h>
 #include <errno.h>
@@ -148,7 +149,99 @@ static const cfg_param params[] = {
         "bandwidth of the memory backend"),
     U32("mem_queue", mem_queue, "192", "requests", 1, 1u << 20,
         "requests the memory backend holds (back-pressure when full)"),
-    U32("n_mem", n_mem, "6", "channels", 1, 1024, "memory channels (reported)"),
+    U32("n_mem", n_mem, "6", "channels", 1, 1024,
+        "memory channels: DRAM controllers (full memory model)"),
+
+    /* memory system below L1 (memory_model = full).  Sources: [G] the
+       GPGPU-Sim 3.2.2 GTX480 config in Mascar spec §3 (L2 64:128:8 per
+       sub-partition, 6 channels x 2 sub-partitions, MSHR 32 x 4 merges,
+       partition queues 8, GDDR5 timing opt, 16 requests per chip x 2 chips,
+       4-byte bus per chip x 2 chips, burst 8, data:command ratio 4, address
+       map dramid@8), [T] Mascar Table I, [I] our interpretation. */
+    STR("memory_model", memory_model, "full",
+        "memory below L1: simple (fixed latency + bandwidth backend) or full "
+        "(interconnect, L2 slices, DRAM controllers)"),
+    /* [G] config_fermi_islip.icnt: 32 B flits, iSLIP allocation with input
+       speedup 2, VC buffer 8.  [I] our crossbar (mem/icnt.c: input speedup 2,
+       no head-of-line blocking, round-robin outputs, no virtual channels)
+       sustains about 81% of peak DRAM bandwidth on a streaming kernel with
+       32 B flits and about 86% with 64 B flits (test_memsys_e2e); we take
+       64 B so the interconnect is not a bottleneck the GTX480 does not have.
+       16 flits per port [I]; crossbar latency [I] */
+    U32("icnt_flit_bytes", icnt_flit_bytes, "64", "bytes", 4, 4096,
+        "interconnect flit size (a packet is ceil(bytes / flit) flits, header included)"),
+    U32("icnt_latency", icnt_latency, "8", "icnt cycles", 1, 10000,
+        "cycles a flit takes through the crossbar (each network)"),
+    U32("icnt_in_buffer", icnt_in_buffer, "16", "flits", 1, 1u << 20,
+        "flits buffered per input port (credits toward the sender)"),
+    U32("icnt_out_buffer", icnt_out_buffer, "16", "flits", 1, 1u << 20,
+        "flits buffered per output port (ejection)"),
+    U32("n_sub_per_mem", n_sub_per_mem, "2", "sub-partitions", 1, 64,
+        "memory sub-partitions (L2 slices) per channel"),
+    /* [G] L2 64:128:8 write-back + allocate, MSHR A:32:4, miss queue 4 per
+       sub-partition (12 x 64 KB = 768 KB, [T]); hit latency [I]: with the
+       crossbar and L1 it makes the unloaded L1-miss/L2-hit round trip about
+       the 200 core cycles of [T] */
+    CACHE("l2", l2, "64", "8", "128", "true", "32", "4", "4", "150",
+          "L2 slice (per sub-partition; latency in L2 cycles)"),
+    U32("l2_queue", l2_queue, "8", "requests", 1, 1u << 20,
+        "requests queued at an L2 slice's input, and toward DRAM ([G] partition queues)"),
+    U32("l2_interleave_bytes", l2_interleave_bytes, "256", "bytes", 32, 1u << 30,
+        "address interleaving granule across L2 slices (power of two, >= l2.line_bytes)"),
+    /* [G] nbk=16 nbkgrp=4; queue 16 per chip x 2 chips = 32 ([T] 32 requests
+       per partition); bus 4 B per chip x 2 chips; BL 8; GDDR5 data:command 4:
+       6 x 8 B x 4 x 924 MHz = 177.4 GB/s */
+    U32("dram_banks", dram_banks, "16", "banks", 1, 1024, "DRAM banks per channel"),
+    U32("dram_bank_groups", dram_bank_groups, "4", "groups", 1, 1024,
+        "bank groups per channel (1 = none; must divide dram_banks)"),
+    U32("dram_queue", dram_queue, "32", "requests", 1, 1u << 20,
+        "requests a DRAM controller holds for scheduling"),
+    U32("dram_bus_bytes", dram_bus_bytes, "8", "bytes", 1, 1024,
+        "data bus width per channel"),
+    U32("dram_burst", dram_burst, "8", "beats", 1, 1024,
+        "burst length: beats one column command moves (dram_bus_bytes each)"),
+    U32("dram_data_rate", dram_data_rate, "4", "beats/cycle", 1, 16,
+        "data beats per DRAM command-clock cycle (2 = DDR, 4 = GDDR5)"),
+    /* [G] -gpgpu_dram_timing_opt "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:
+       RC=40:CL=12:WL=4:CDLR=5:WR=12:nbkgrp=4:CCDL=3:RTPL=2", with tWTR =
+       WL + BL/ratio + CDLR and tRTW = CL + BL/ratio + 2 - WL as GPGPU-Sim
+       derives them */
+    U32("tCL", tCL, "12", "DRAM cycles", 0, 10000, "CAS latency: read command to first data"),
+    U32("tRCD", tRCD, "12", "DRAM cycles", 0, 10000, "activate to read/write command, same bank"),
+    U32("tRP", tRP, "12", "DRAM cycles", 0, 10000, "precharge to activate, same bank"),
+    U32("tRAS", tRAS, "28", "DRAM cycles", 0, 10000, "activate to precharge, same bank"),
+    U32("tRC", tRC, "40", "DRAM cycles", 0, 10000, "activate to activate, same bank"),
+    U32("tRRD", tRRD, "6", "DRAM cycles", 0, 10000, "activate to activate, different banks"),
+    U32("tCCD", tCCD, "2", "DRAM cycles", 0, 10000,
+        "column command to column command (different bank groups)"),
+    U32("tWTR", tWTR, "11", "DRAM cycles", 0, 10000,
+        "write command to read command (write-to-read turnaround)"),
+    U32("tWR", tWR, "12", "DRAM cycles", 0, 10000, "write recovery: write to precharge, same bank"),
+    U32("tRTW", tRTW, "12", "DRAM cycles", 0, 10000,
+        "read command to write command (read-to-write turnaround)"),
+    U32("tCCDL", tCCDL, "3", "DRAM cycles", 0, 10000,
+        "column command to column command in the same bank group"),
+    U32("tRTP", tRTP, "2", "DRAM cycles", 0, 10000, "read command to precharge, same bank"),
+    { "dram_addr_map", P_STR, OFF(dram_addr_map), sizeof(((gpu_config *)0)->dram_addr_map),
+      "dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS",
+      "bit string", 0, 0,
+      "DRAM address mapping in GPGPU-Sim -gpgpu_mem_addr_mapping form: optional "
+      "dramid@BIT; then 64 bit letters, most significant first (R row, B bank, "
+      "C column, S burst offset, 0 unused; dots ignored)" },
+    STR("dram_scheduler", dram_scheduler, "frfcfs",
+        "DRAM scheduling policy: fcfs, frfcfs, frfair, reminst (warpsim policies)"),
+    { "dram_scheduler_params", P_STR, OFF(dram_scheduler_params),
+      sizeof(((gpu_config *)0)->dram_scheduler_params), "", "k=v,...", 0, 0,
+      "parameters of the DRAM scheduler (see warpsim policies)" },
+    /* idealised modes for bounds and sanity checks */
+    BOOL("perfect_l2", perfect_l2, "false", "every L2 access hits (no DRAM traffic for reads)"),
+    BOOL("unlimited_mem", unlimited_mem, "false",
+         "unlimited MSHRs and queues at L1, interconnect, L2 and DRAM (no back-pressure)"),
+    U32("dram_fixed_latency", dram_fixed_latency, "0", "DRAM cycles", 0, 1000000,
+        "> 0: DRAM answers every request after this many cycles (no banks, no timing)"),
+    BOOL("oracle_profile", oracle_profile, "false",
+         "functional pre-run of each launch recording per-warp instruction counts "
+         "(always on for the reminst DRAM scheduler)"),
 
     /* run control */
     U64("watchdog_cycles", watchdog_cycles, "100000", "cycles", 1, 1e15,
@@ -460,6 +553,34 @@ static int file_line(gpu_config *c, char *line, char *ignored, char *unknown, si
     return gpu_config_set(c, trim(line), trim(eq + 1), err, errlen);
 }
 
+static bool odd_quotes(const char *s)
+{
+    int n = 0;
+    for (; *s && *s != '#'; s++) n += *s == '"';
+    return n & 1;
+}
+
+/* GPGPU-Sim configs break a quoted value (the DRAM timing string) over
+   lines: append the following lines to `line` until the quote closes.
+   Returns the number of lines appended. */
+static int join_quoted(FILE *f, char *line, size_t len)
+{
+    int extra = 0;
+    char next[4096];
+    while (line[strspn(line, " \t")] == '-' && odd_quotes(line) && fgets(next, sizeof next, f)) {
+        extra++;
+        line[strcspn(line, "\r\n")] = '\0';
+        size_t n = strlen(line), k = strlen(next);
+        if (n + 1 + k >= len) k = len > n + 2 ? len - n - 2 : 0;   /* truncate */
+        if (n + 1 < len) {
+            line[n] = ' ';
+            memcpy(line + n + 1, next, k);
+            line[n + 1 + k] = '\0';
+        }
+    }
+    return extra;
+}
+
 int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t warnlen,
                          char *err, size_t errlen)
 {
@@ -473,7 +594,10 @@ int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t war
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
+        int first = lineno;
+        lineno += join_quoted(f, line, sizeof line);
         if (file_line(c, line, ignored, unknown, sizeof ignored, e, sizeof e) != 0) {
+            lineno = first;
             snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
             rc = -1;
         }
@@ -545,6 +669,57 @@ static int check_policies(const gpu_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "warp_scheduler_params '%s': %s", c->warp_scheduler_params, e);
         return -1;
     }
+    const ws_dram_sched_ops *ds = ws_find_dram_sched(c->dram_scheduler);
+    if (!ds) {
+        ws_policy_names(WS_POLICY_DRAM_SCHED, names, sizeof names);
+        snprintf(err, errlen, "dram_scheduler '%s' does not exist (valid: %s; see warpsim "
+                 "policies)", c->dram_scheduler, names);
+        return -1;
+    }
+    if (ws_params_parse(ds->name, ds->params, c->dram_scheduler_params, &pv, e, sizeof e)) {
+        snprintf(err, errlen, "dram_scheduler_params '%s': %s", c->dram_scheduler_params, e);
+        return -1;
+    }
+    return 0;
+}
+
+/* The memory system below L1: model name, geometry that must divide. */
+static int check_memsys(const gpu_config *c, char *err, size_t errlen)
+{
+    if (strcmp(c->memory_model, "simple") && strcmp(c->memory_model, "full")) {
+        snprintf(err, errlen, "memory_model '%s' does not exist (valid: simple, full)",
+                 c->memory_model);
+        return -1;
+    }
+    if (check_cache(&c->l2, "l2", err, errlen)) return -1;
+    if (!pow2(c->l2_interleave_bytes) || c->l2_interleave_bytes < c->l2.line_bytes) {
+        snprintf(err, errlen, "l2_interleave_bytes = %u must be a power of two and at least "
+                 "l2.line_bytes (%u), so that a line lives in one slice",
+                 c->l2_interleave_bytes, c->l2.line_bytes);
+        return -1;
+    }
+    if (c->dram_banks % c->dram_bank_groups) {
+        snprintf(err, errlen, "dram_bank_groups = %u does not divide dram_banks = %u",
+                 c->dram_bank_groups, c->dram_banks);
+        return -1;
+    }
+    mem_addrmap map;
+    char e[512];
+    if (mem_addrmap_parse(&map, c->dram_addr_map, c->n_mem, c->n_sub_per_mem, e, sizeof e)) {
+        snprintf(err, errlen, "dram_addr_map: %s", e);
+        return -1;
+    }
+    if (mem_addrmap_banks(&map) < c->dram_banks) {
+        snprintf(err, errlen, "dram_addr_map has bank bits for %u banks, fewer than "
+                 "dram_banks = %u (banks it cannot name would never be used)",
+                 mem_addrmap_banks(&map), c->dram_banks);
+        return -1;
+    }
+    if (c->tRAS > c->tRC) {
+        snprintf(err, errlen, "tRAS = %u is longer than tRC = %u (activate to activate "
+                 "includes activate to precharge)", c->tRAS, c->tRC);
+        return -1;
+    }
     return 0;
 }
 
@@ -552,7 +727,7 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
 {
     /* every field within the table's bounds (a struct filled by hand) */
     for (size_t i = 0; i < NPARAMS; i++) {
-        char v[320], e[256];
+        char v[320], e[768];
         gpu_config tmp = *c;
         format_value(c, &params[i], v, sizeof v);
         if (params[i].type != P_STR && set_param(&tmp, &params[i], v, e, sizeof e)) {
@@ -589,6 +764,7 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
                  c->l1d.miss_queue);
         return -1;
     }
+    if (check_memsys(c, err, errlen)) return -1;
     return check_policies(c, err, errlen);
 }
 

@@ -11,7 +11,9 @@
 #include <string.h>
 
 /* GPGPU-Sim options we know and deliberately do not model (yet): the
-   operand collector, the memory system below L1, power, PTX handling. */
+   operand collector, parts of the memory system below L1 (the extra fixed
+   DRAM latency, return queues, the booksim network file), power, PTX
+   handling. */
 static const char *const ignored_options[] = {
     "-gpgpu_operand_collector_num_units_sp", "-gpgpu_operand_collector_num_units_sfu",
     "-gpgpu_operand_collector_num_units_mem", "-gpgpu_operand_collector_num_units_gen",
@@ -22,15 +24,11 @@ static const char *const ignored_options[] = {
     "-gpgpu_operand_collector_num_out_ports_mem", "-gpgpu_operand_collector_num_out_ports_gen",
     "-gpgpu_num_reg_banks", "-gpgpu_reg_bank_use_warp_id", "-gpgpu_pipeline_widths",
     "-gpgpu_dual_issue_diff_exec_units", "-gpgpu_num_mem_units",
-    "-gpgpu_cache:il1", "-gpgpu_cache:dl2", "-gpgpu_cache:dl2_texture_only",
+    "-gpgpu_cache:il1", "-gpgpu_cache:dl2_texture_only",
     "-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared",
     "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared", "-gpgpu_shmem_warp_parts",
-    "-gpgpu_coalesce_arch", "-gpgpu_n_sub_partition_per_mchannel", "-gpgpu_n_mem_per_ctrlr",
-    "-gpgpu_dram_scheduler", "-gpgpu_dram_timing_opt", "-gpgpu_dram_buswidth",
-    "-gpgpu_dram_burst_length", "-dram_data_command_freq_ratio", "-gpgpu_mem_address_mask",
-    "-gpgpu_mem_addr_mapping", "-gpgpu_frfcfs_dram_sched_queue_size",
-    "-gpgpu_dram_return_queue_size", "-gpgpu_dram_partition_queues", "-rop_latency",
-    "-dram_latency", "-gpgpu_l2_rop_latency", "-gpgpu_memlatency_stat", "-network_mode",
+    "-gpgpu_coalesce_arch", "-gpgpu_n_mem_per_ctrlr", "-gpgpu_mem_address_mask",
+    "-gpgpu_dram_return_queue_size", "-dram_latency", "-gpgpu_memlatency_stat", "-network_mode",
     "-inter_config_file", "-gpgpu_simd_model", "-gpgpu_runtime_stat", "-visualizer_enabled",
     "-gpuwattch_xml_file", "-power_simulation_enabled", "-power_trace_enabled",
     "-power_per_cycle_dump", "-gpgpu_ptx_force_max_capability",
@@ -112,7 +110,7 @@ static int bad(const char *opt, const char *v, const char *want, char *err, size
 static int cache_option(gpu_config *c, const char *cache, const char *opt, const char *v,
                         char *err, size_t errlen)
 {
-    char buf[256], gbuf[64], *grp[8], *geo[4], key[64];
+    char buf[256], gbuf[256], *grp[8], *geo[4], key[64];
     if (strcmp(v, "none") == 0) {
         snprintf(key, sizeof key, "%s.enabled=false", cache);
         return gpu_config_apply(c, key, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
@@ -251,6 +249,144 @@ static int pipeline_option(gpu_config *c, const char *opt, const char *v, char *
 }
 
 /* ------------------------------------------------------------------ */
+/* Memory-system options                                               */
+/* ------------------------------------------------------------------ */
+
+/* Copy `v` without double quotes and white space (GPGPU-Sim quotes the
+   timing string and config files break it over lines). */
+static void squeeze(const char *v, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (; *v && n + 1 < len; v++)
+        if (*v != '"' && !isspace((unsigned char)*v)) buf[n++] = *v;
+    buf[n] = '\0';
+}
+
+/*
+** "nbk=16:CCD=2:RRD=6:RCD=12:RAS=28:RP=12:RC=40:CL=12:WL=4:CDLR=5:WR=12:
+**  nbkgrp=4:CCDL=3:RTPL=2".  Write-to-read and read-to-write turnarounds
+** are derived the way GPGPU-Sim derives them, from the burst length and
+** data:command ratio set so far: tWTR = WL + BL/ratio + CDLR, tRTW = CL +
+** BL/ratio + 2 - WL (so give -gpgpu_dram_burst_length and
+** -dram_data_command_freq_ratio first, as GPGPU-Sim's own configs do).
+*/
+static int timing_option(gpu_config *c, const char *opt, const char *v, char *err,
+                         size_t errlen)
+{
+    static const struct { const char *name, *key; } direct[] = {
+        { "nbk", "dram_banks" }, { "CCD", "tCCD" }, { "RRD", "tRRD" }, { "RCD", "tRCD" },
+        { "RAS", "tRAS" }, { "RP", "tRP" }, { "RC", "tRC" }, { "CL", "tCL" }, { "WR", "tWR" },
+        { "nbkgrp", "dram_bank_groups" }, { "CCDL", "tCCDL" }, { "RTPL", "tRTP" },
+        { NULL, NULL }
+    };
+    char buf[512], *f[32];
+    squeeze(v, buf, sizeof buf);
+    char copy[512];
+    snprintf(copy, sizeof copy, "%s", buf);
+    int n = split(copy, ':', buf, sizeof buf, f, 32);
+    uint32_t wl = 0, cdlr = 0, x;
+    bool have_wl = false, have_cdlr = false, have_ccdl = false;
+    for (int i = 0; i < n; i++) {
+        char *eq = strchr(f[i], '=');
+        if (!*f[i]) continue;                      /* trailing ':' */
+        if (!eq || !num(eq + 1, &x))
+            return bad(opt, v, "name=value fields separated by ':' (e.g. nbk=16:CCD=2:...)",
+                       err, errlen);
+        *eq = '\0';
+        if (strcmp(f[i], "WL") == 0) { wl = x; have_wl = true; continue; }
+        if (strcmp(f[i], "CDLR") == 0) { cdlr = x; have_cdlr = true; continue; }
+        int k = 0;
+        while (direct[k].name && strcmp(direct[k].name, f[i])) k++;
+        if (!direct[k].name) {
+            snprintf(err, errlen, "%s: unknown timing field '%s' (known: nbk, CCD, RRD, RCD, "
+                     "RAS, RP, RC, CL, WL, CDLR, WR, nbkgrp, CCDL, RTPL)", opt, f[i]);
+            return GPU_GS_ERROR;
+        }
+        if (strcmp(f[i], "CCDL") == 0) have_ccdl = true;
+        if (setf(c, direct[k].key, opt, x, err, errlen)) return GPU_GS_ERROR;
+    }
+    /* no bank groups given: column commands space like tCCD everywhere */
+    if (!have_ccdl && setf(c, "tCCDL", opt, c->tCCD, err, errlen)) return GPU_GS_ERROR;
+    uint32_t bl = c->dram_burst / (c->dram_data_rate ? c->dram_data_rate : 1);
+    if (have_wl || have_cdlr) {
+        if (setf(c, "tWTR", opt, wl + bl + cdlr, err, errlen)) return GPU_GS_ERROR;
+        uint32_t rtw = c->tCL + bl + 2 > wl ? c->tCL + bl + 2 - wl : 0;
+        if (setf(c, "tRTW", opt, rtw, err, errlen)) return GPU_GS_ERROR;
+    }
+    return GPU_GS_APPLIED;
+}
+
+static int set_text(gpu_config *c, const char *key, const char *opt, const char *v, char *err,
+                    size_t errlen)
+{
+    char e[512];
+    if (gpu_config_set(c, key, v, e, sizeof e) == 0) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s: %s", opt, e);
+    return GPU_GS_ERROR;
+}
+
+/* Options of the memory system; GPU_GS_UNKNOWN when `opt` is none. */
+static int memsys_option(gpu_config *c, const char *opt, const char *v, char *err,
+                         size_t errlen)
+{
+    char buf[512];
+    uint32_t x;
+    if (strcmp(opt, "-gpgpu_cache:dl2") == 0) return cache_option(c, "l2", opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_dram_timing_opt") == 0) return timing_option(c, opt, v, err, errlen);
+    if (strcmp(opt, "-gpgpu_mem_addr_mapping") == 0) {
+        squeeze(v, buf, sizeof buf);
+        return set_text(c, "dram_addr_map", opt, buf, err, errlen);
+    }
+    if (strcmp(opt, "-gpgpu_dram_scheduler") == 0) {
+        if (!num(v, &x) || x > 1) return bad(opt, v, "0 (FIFO) or 1 (FR-FCFS)", err, errlen);
+        return set_text(c, "dram_scheduler", opt, x ? "frfcfs" : "fcfs", err, errlen);
+    }
+    /* per chip in GPGPU-Sim; its configs put 2 chips on a controller
+       (-gpgpu_n_mem_per_ctrlr 2), which warpsim assumes [I] */
+    if (strcmp(opt, "-gpgpu_dram_buswidth") == 0) {
+        if (!num(v, &x) || !x) return bad(opt, v, "bytes per chip", err, errlen);
+        return setf(c, "dram_bus_bytes", opt, 2 * x, err, errlen);
+    }
+    if (strcmp(opt, "-gpgpu_frfcfs_dram_sched_queue_size") == 0) {
+        if (!num(v, &x)) return bad(opt, v, "entries per chip (0 = unlimited)", err, errlen);
+        return setf(c, "dram_queue", opt, x ? 2 * x : 1u << 20, err, errlen);
+    }
+    /* icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt; warpsim has one size */
+    if (strcmp(opt, "-gpgpu_dram_partition_queues") == 0) {
+        char *f[4];
+        uint32_t q[4], m = 0;
+        if (split(v, ':', buf, sizeof buf, f, 4) != 4)
+            return bad(opt, v, "four queue sizes A:B:C:D", err, errlen);
+        for (int i = 0; i < 4; i++) {
+            if (!num(f[i], &q[i])) return bad(opt, v, "four queue sizes A:B:C:D", err, errlen);
+            if (q[i] > m) m = q[i];
+        }
+        return setf(c, "l2_queue", opt, m, err, errlen);
+    }
+    static const struct { const char *opt, *key; } nums[] = {
+        { "-gpgpu_n_sub_partition_per_mchannel", "n_sub_per_mem" },
+        { "-gpgpu_dram_burst_length", "dram_burst" },
+        { "-dram_data_command_freq_ratio", "dram_data_rate" },
+        /* ROP latency: the fixed delay of a request entering the L2 [I] */
+        { "-gpgpu_l2_rop_latency", "l2.hit_latency" },
+        { "-rop_latency", "l2.hit_latency" },
+        /* GPGPU-Sim 4's local crossbar (network_mode 2) */
+        { "-icnt_flit_size", "icnt_flit_bytes" },
+        { "-icnt_in_buffer_limit", "icnt_in_buffer" },
+        { "-icnt_out_buffer_limit", "icnt_out_buffer" },
+        { NULL, NULL }
+    };
+    for (int i = 0; nums[i].opt; i++)
+        if (strcmp(opt, nums[i].opt) == 0) {
+            if (!num(v, &x)) return bad(opt, v, "a non-negative integer", err, errlen);
+            return setf(c, nums[i].key, opt, x, err, errlen);
+        }
+    /* 2 chips per controller is what the per-chip options assume */
+    if (strcmp(opt, "-gpgpu_n_mem_per_ctrlr") == 0 && num(v, &x) && x == 2) return GPU_GS_APPLIED;
+    return GPU_GS_UNKNOWN;
+}
+
+/* ------------------------------------------------------------------ */
 /* The table of single-number options                                  */
 /* ------------------------------------------------------------------ */
 
@@ -307,6 +443,8 @@ int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *v, char *err,
         if (strcmp(opt, ini) == 0)
             return opcode_option(c, opt, v, classes[i], "interval", err, errlen);
     }
+    int m = memsys_option(c, opt, v, err, errlen);
+    if (m != GPU_GS_UNKNOWN) return m;
     for (int i = 0; ignored_options[i]; i++)
         if (strcmp(opt, ignored_options[i]) == 0) return GPU_GS_IGNORED;
     return GPU_GS_UNKNOWN;

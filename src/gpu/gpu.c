@@ -1,14 +1,17 @@
 /*
-** gpu.c -- the timing model's top level: SMs, the memory backend behind
-** its port, the CTA dispatcher, and the cycle loop.
+** gpu.c -- the timing model's top level: SMs, the memory below them
+** (mem_lower: the simple backend, or the full memory system of memsys.c
+** with interconnect, L2 slices and DRAM on their own clocks), the CTA
+** dispatcher, and the cycle loop.
 **
-** Each core cycle: replies due from the memory port go to their SM's
-** caches; every SM ticks (in an order that rotates with the cycle so no SM
-** always gets the port first); the dispatcher places waiting CTAs where
-** they fit (CTA-mapping policy).  When no SM did anything and nothing is
-** due, the loop jumps to the next cycle at which something can change
-** (a register becoming readable, a pipe freeing, a reply arriving),
-** accounting the skipped cycles as copies of the last one.  The deadlock
+** Each core cycle: replies due from the memory go to their SM's caches;
+** every SM ticks (in an order that rotates with the cycle so no SM always
+** gets the port first); the dispatcher places waiting CTAs where they fit
+** (CTA-mapping policy); the memory runs its clocks through the cycle.
+** When no SM did anything and nothing is due, the loop lets the memory run
+** ahead to the next cycle at which an SM could see a change (a register
+** becoming readable, a pipe freeing, a reply arriving, room for a refused
+** send) and accounts the skipped cycles as copies of the last one.  The deadlock
 ** watchdog stops a run in which no instruction issued or load returned for
 ** `watchdog_cycles`.  Nothing here depends on wall-clock time or host
 ** addresses: runs are deterministic.
@@ -17,22 +20,174 @@
 #include "clock.h"
 #include "../core/core.h"
 #include "../mem/backend.h"
+#include "../mem/memsys.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* the port an SM sends through: stamps the request's launch-wide warp id
+   and counts it, then hands it to the memory's own port */
+typedef struct gpu_port {
+    gpu *g;
+    uint32_t sm;
+    mem_port below;
+} gpu_port;
 
 struct gpu {
     gpu_config cfg;
     uint32_t nsm;
     core_sm **sms;
-    mem_backend *be;
-    mem_port port;
+    mem_lower mem;
+    gpu_port *gports;
+    mem_port *ports;              /* per SM, over gports */
     const ws_cta_map_ops *cta_map;
     void *cta_map_st;
     ws_sm_view *smv;
     gpu_clocks clk;
     uint64_t cycle;
+    /* the running kernel */
+    const emu_launch *launch;
+    uint32_t warps_per_cta;
+    uint64_t requests, request_bytes;
+    bool refusing;                /* the memory refused a send last cycle */
 };
+
+/* ------------------------------------------------------------------ */
+/* The memory below the L1s                                            */
+/* ------------------------------------------------------------------ */
+
+/* The simple backend behind mem_lower: one FIFO for all SMs, on the core
+   clock; it changes only when a reply is taken. */
+static mem_port sb_port(void *impl, uint32_t sm) { (void)sm; return mem_backend_port(impl); }
+static bool sb_recv(void *impl, uint64_t c, mem_req *out)
+{
+    mem_port p = mem_backend_port(impl);
+    return p.recv(impl, c, out);
+}
+static void sb_advance(void *impl, uint64_t c) { (void)impl; (void)c; }
+static uint64_t sb_run_until(void *impl, uint64_t c, uint64_t limit)
+{
+    uint64_t t = mem_backend_next_ready(impl);
+    return t <= c ? c : t < limit ? t : limit;
+}
+static uint32_t sb_in_flight(const void *impl) { return mem_backend_in_flight(impl); }
+static bool sb_refusing(const void *impl) { return mem_backend_full(impl); }
+static void sb_skipped(void *impl, uint64_t n, uint32_t w) { (void)impl; (void)n; (void)w; }
+static void sb_stats(const void *impl, gpu_mem_stats *o) { (void)impl; memset(o, 0, sizeof *o); }
+static void sb_begin(void *impl) { (void)impl; }
+static void sb_free(void *impl) { mem_backend_free(impl); }
+static void sb_dump(const void *impl, char *buf, size_t len)
+{
+    size_t u = strlen(buf);
+    if (u + 1 < len)
+        snprintf(buf + u, len - u, "memory backend: %u requests in flight\n",
+                 mem_backend_in_flight(impl));
+}
+
+static mem_lower gpu_simple_lower(mem_backend *be)
+{
+    return (mem_lower){ .impl = be, .port = sb_port, .recv = sb_recv, .advance = sb_advance,
+                        .run_until = sb_run_until, .in_flight = sb_in_flight,
+                        .refusing = sb_refusing, .skipped = sb_skipped, .stats = sb_stats,
+                        .begin_kernel = sb_begin, .dump = sb_dump, .free = sb_free };
+}
+
+static uint64_t gpu_warp_uid(const gpu *g, const emu_warp *ew)
+{
+    return (uint64_t)ew->cta->linear * g->warps_per_cta + ew->wid;
+}
+
+/* mem_warp_info for the DRAM schedulers: instructions the warp of `r`
+   retired (its SM's live count; a finished warp retired its whole
+   profile), and what the oracle profile says it has left. */
+static void gpu_warp_progress(void *ctx, const mem_req *r, int64_t *retired, int64_t *remaining)
+{
+    const gpu *g = ctx;
+    *retired = *remaining = -1;
+    if (r->sm >= g->nsm || r->warp_uid == UINT64_MAX) return;
+    const core_sm *sm = g->sms[r->sm];
+    const emu_warp *ew = r->warp < sm->nwarps ? sm->warps[r->warp].ew : NULL;
+    bool live = ew && gpu_warp_uid(g, ew) == r->warp_uid;
+    if (live) *retired = (int64_t)ew->warp_insns;
+    const emu_profile *p = g->launch ? g->launch->profile : NULL;
+    if (!p || !p->total || r->warp_uid >= p->nwarps) return;
+    uint64_t total = p->total[r->warp_uid];
+    if (!live) *retired = (int64_t)total;
+    *remaining = total > (uint64_t)*retired ? (int64_t)(total - (uint64_t)*retired) : 0;
+}
+
+static bool gp_can_send(void *impl)
+{
+    gpu_port *p = impl;
+    return p->below.can_send(p->below.impl);
+}
+
+static bool gp_send(void *impl, const mem_req *r, uint64_t cycle)
+{
+    gpu_port *p = impl;
+    gpu *g = p->g;
+    mem_req q = *r;
+    const core_sm *sm = g->sms[p->sm];
+    const emu_warp *ew = r->warp < sm->nwarps ? sm->warps[r->warp].ew : NULL;
+    q.warp_uid = ew ? gpu_warp_uid(g, ew) : UINT64_MAX;
+    q.sent = cycle;
+    if (!p->below.send(p->below.impl, &q, cycle)) return false;
+    g->requests++;
+    g->request_bytes += r->bytes;
+    return true;
+}
+
+static bool gp_recv(void *impl, uint64_t cycle, mem_req *out)
+{
+    gpu_port *p = impl;
+    return p->below.recv(p->below.impl, cycle, out);
+}
+
+/* The memory of `g->cfg`: the simple backend or the full system. */
+static int gpu_make_memory(gpu *g, char *err, size_t errlen)
+{
+    gpu_config *c = &g->cfg;
+    if (c->unlimited_mem) {
+        /* no L1 back-pressure: room for every thread's own line twice over
+           (a fully scattered load per warp, and the next one) in L1D, and
+           for every warp's loads of one line (parameters, constants) */
+        gpu_cache_config *l1[3] = { &c->l1d, &c->l1c, &c->l1t };
+        uint32_t warps = gpu_config_max_warps(c);
+        for (int i = 0; i < 3; i++) {
+            uint32_t n = i == 0 ? c->max_threads_per_sm * 2 : 512;
+            uint32_t merge = i == 0 ? warps * 2 : warps * 4;
+            if (l1[i]->mshr_entries < n) l1[i]->mshr_entries = n;
+            if (l1[i]->miss_queue < n) l1[i]->miss_queue = n;
+            if (l1[i]->mshr_merge < merge) l1[i]->mshr_merge = merge;
+        }
+        if (c->mem_queue < (1u << 16)) c->mem_queue = 1u << 16;
+    }
+    if (strcmp(c->memory_model, "full") == 0) {
+        mem_warp_info info = { .ctx = g, .get = gpu_warp_progress };
+        mem_sys *ms = mem_sys_new(c, g->nsm, info, err, errlen);
+        if (!ms) return -1;
+        g->mem = mem_sys_lower(ms);
+    } else {
+        mem_backend *be = mem_backend_new(c->mem_latency, c->mem_bytes_per_cycle, c->mem_queue);
+        if (!be) {
+            snprintf(err, errlen, "out of host memory creating the GPU");
+            return -1;
+        }
+        g->mem = gpu_simple_lower(be);
+    }
+    g->gports = calloc(g->nsm, sizeof *g->gports);
+    g->ports = calloc(g->nsm, sizeof *g->ports);
+    if (!g->gports || !g->ports) {
+        snprintf(err, errlen, "out of host memory creating the GPU");
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        g->gports[i] = (gpu_port){ .g = g, .sm = i, .below = g->mem.port(g->mem.impl, i) };
+        g->ports[i] = (mem_port){ .impl = &g->gports[i], .can_send = gp_can_send,
+                                  .send = gp_send, .recv = gp_recv };
+    }
+    return 0;
+}
 
 /* ------------------------------------------------------------------ */
 /* Creation                                                            */
@@ -68,13 +223,15 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
     gpu_clocks_init(&g->clk, cfg->core_mhz, cfg->icnt_mhz, cfg->l2_mhz, cfg->dram_mhz);
     g->sms = calloc(g->nsm, sizeof *g->sms);
     g->smv = calloc(g->nsm, sizeof *g->smv);
-    g->be = mem_backend_new(cfg->mem_latency, cfg->mem_bytes_per_cycle, cfg->mem_queue);
-    if (!g->sms || !g->smv || !g->be) {
+    if (!g->sms || !g->smv) {
         snprintf(err, errlen, "out of host memory creating the GPU");
         gpu_free(g);
         return NULL;
     }
-    g->port = mem_backend_port(g->be);
+    if (gpu_make_memory(g, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     for (uint32_t i = 0; i < g->nsm; i++)
         if (!(g->sms[i] = core_sm_new(i, &g->cfg, ws, ws_params ? ws_params : &defs, fetch,
                                       err, errlen))) {
@@ -98,7 +255,9 @@ void gpu_free(gpu *g)
     if (!g) return;
     for (uint32_t i = 0; g->sms && i < g->nsm; i++) core_sm_free(g->sms[i]);
     if (g->cta_map_st && g->cta_map->destroy) g->cta_map->destroy(g->cta_map_st);
-    mem_backend_free(g->be);
+    if (g->mem.free) g->mem.free(g->mem.impl);
+    free(g->gports);
+    free(g->ports);
     free(g->sms);
     free(g->smv);
     free(g);
@@ -257,14 +416,14 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
 
 static void gpu_dump(gpu *g, const char *why, char *err, size_t errlen)
 {
-    snprintf(err, errlen, "%s at cycle %" PRIu64 "; memory backend: %u requests in flight\n",
-             why, g->cycle, mem_backend_in_flight(g->be));
+    snprintf(err, errlen, "%s at cycle %" PRIu64 "\n", why, g->cycle);
+    g->mem.dump(g->mem.impl, err, errlen);
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_dump(g->sms[i], g->cycle, err, errlen);
 }
 
 static bool gpu_all_idle(const gpu *g)
 {
-    if (mem_backend_in_flight(g->be)) return false;
+    if (g->mem.in_flight(g->mem.impl)) return false;
     for (uint32_t i = 0; i < g->nsm; i++)
         if (!core_sm_idle(g->sms[i])) return false;
     return true;
@@ -276,23 +435,24 @@ static bool gpu_step(gpu *g, gpu_kernel_stats *st)
     bool busy = false;
     uint64_t now = g->cycle;
     mem_req rep;
-    while (g->port.recv(g->port.impl, now, &rep)) {
+    while (g->mem.recv(g->mem.impl, now, &rep)) {
         if (rep.sm < g->nsm) core_sm_reply(g->sms[rep.sm], &rep, now);
         busy = true;
     }
     for (uint32_t k = 0; k < g->nsm; k++) {
-        core_sm *sm = g->sms[(now + k) % g->nsm];
-        core_sm_tick(sm, &g->port, now);
-        busy |= sm->active;
+        uint32_t i = (uint32_t)((now + k) % g->nsm);
+        core_sm_tick(g->sms[i], &g->ports[i], now);
+        busy |= g->sms[i]->active;
     }
-    if (mem_backend_full(g->be)) st->mem_queue_full_cycles++;
+    g->refusing = g->mem.refusing(g->mem.impl);
+    if (g->refusing) st->mem_queue_full_cycles++;
     return busy;
 }
 
-/* Earliest cycle after `now` at which a timed event is due. */
+/* Earliest cycle after `now` at which an SM's timer is due. */
 static uint64_t gpu_next_event(const gpu *g)
 {
-    uint64_t t = mem_backend_next_ready(g->be);
+    uint64_t t = CORE_NEVER;
     for (uint32_t i = 0; i < g->nsm; i++)
         if (g->sms[i]->wake < t) t = g->sms[i]->wake;
     return t;
@@ -306,11 +466,17 @@ static uint64_t gpu_last_progress(const gpu *g)
     return t;
 }
 
-/* Jump over `n` cycles in which nothing changes. */
+/* Jump over `n` cycles in which no SM changes (the memory has already
+   run through them). */
 static void gpu_skip(gpu *g, gpu_kernel_stats *st, uint64_t n)
 {
-    for (uint32_t i = 0; i < g->nsm; i++) core_sm_account_skip(g->sms[i], n);
-    if (mem_backend_full(g->be)) st->mem_queue_full_cycles += n;
+    uint32_t waiting = 0;    /* L1 queues whose send the memory refuses each cycle */
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        core_sm_account_skip(g->sms[i], n);
+        for (int c = 0; c < CORE_C_COUNT; c++) waiting += mem_l1_queue_len(g->sms[i]->l1[c]) > 0;
+    }
+    g->mem.skipped(g->mem.impl, n, waiting);
+    if (g->refusing) st->mem_queue_full_cycles += n;
     st->skipped_cycles += n;
     g->cycle += n;
     gpu_clocks_advance(&g->clk, n, NULL);
@@ -352,6 +518,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         gpu_take_samples(g, st, &next_sample, g->cycle);
         g->cycle++;
         gpu_clocks_advance(&g->clk, 1, NULL);
+        g->mem.advance(g->mem.impl, g->cycle);
         if (k->next_cta == k->nctas && gpu_all_idle(g)) return 0;
         quiet_since = gpu_last_progress(g);
         if (busy || !c->skip_idle_cycles) continue;
@@ -363,6 +530,9 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         if (c->max_cycles && st->start_cycle + c->max_cycles < next)
             next = st->start_cycle + c->max_cycles;
         if (c->timeseries_interval && next_sample < next) next = next_sample;
+        if (next <= g->cycle) continue;
+        /* the memory runs ahead, stopping where an SM could see it */
+        next = g->mem.run_until(g->mem.impl, g->cycle, next);
         if (next == CORE_NEVER || next <= g->cycle) continue;
         gpu_skip(g, st, next - g->cycle);
     }
@@ -398,7 +568,12 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
         snprintf(err, errlen, "out of host memory decoding kernel '%s'", st->name);
         return -1;
     }
-    uint64_t req0 = mem_backend_requests(g->be), bytes0 = mem_backend_bytes(g->be);
+    uint64_t req0 = g->requests, bytes0 = g->request_bytes;
+    gpu_mem_stats mem0;
+    g->launch = l;
+    g->warps_per_cta = k.warps_per_cta;
+    g->mem.begin_kernel(g->mem.impl);
+    g->mem.stats(g->mem.impl, &mem0);
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_begin_kernel(g->sms[i], l, ui, st);
     int rc = gpu_dispatch(g, &k, err, errlen);
     if (rc == 0) rc = gpu_loop(g, &k, st, err, errlen);
@@ -406,8 +581,12 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_abort(g->sms[i]);
     st->cycles = g->cycle - st->start_cycle;
     gpu_collect(g, st);
-    st->mem_requests = mem_backend_requests(g->be) - req0;
-    st->mem_reply_bytes = mem_backend_bytes(g->be) - bytes0;
+    st->mem_requests = g->requests - req0;
+    st->mem_reply_bytes = g->request_bytes - bytes0;
+    gpu_mem_stats mem1;
+    g->mem.stats(g->mem.impl, &mem1);
+    mem_sys_stats_diff(&st->mem, &mem1, &mem0);
+    g->launch = NULL;
     free(ui);
     return rc;
 }

@@ -14,6 +14,11 @@
 ** initiation intervals, SFU timing and all hit latencies; the simple memory
 ** backend's 200-cycle latency (Table I's L2 latency: every L1 miss is an L2
 ** hit until the memory system exists) and 253 B/cycle (177.4 GB/s / 700 MHz).
+** Memory system (full model, config.c cites each value): [G] L2 and DRAM;
+** [I] crossbar latency and buffers, and an L2 hit latency that brings the
+** unloaded L2-hit round trip to about Table I's 200 core cycles.
+** GPGPU-Sim's extra fixed -dram_latency (100) has no counterpart, so an
+** unloaded DRAM access is shorter than Table I's 440 cycles [I].
 */
 static const char *const gtx480[] = { NULL };
 
@@ -39,6 +44,20 @@ static const char *const fx5800[] = {
     /* [I] GDDR3 double data rate, 8 channels x 16 B x 800 MHz = 102.4 GB/s,
        / 325 MHz core = 315 B per core cycle */
     "mem_bytes_per_cycle=315",
+    /* §3 L2: per channel 64 sets x 8 ways x 256 B (1 MB total), one slice
+       per channel (GPGPU-Sim 3.1.0 has no sub-partitions); §3 32 B flits
+       with input speedup 2 = our 64 B flits, as for gtx480 [I] */
+    "n_sub_per_mem=1", "l2.sets=64", "l2.ways=8", "l2.line_bytes=256",
+    /* §3 DRAM: GDDR3, 2 chips x 4 B bus, burst 4, DDR; 16 requests per chip
+       x 2; nbk=8 tCCD=2 tRRD=8 tRCD=12 tRAS=25 tRP=10 tRC=35 CL=10 WL=7
+       tCDLR=6 tWR=13, so tWTR = WL + BL/2 + tCDLR = 15 and tRTW = CL + BL/2
+       + 2 - WL = 7 (GPGPU-Sim's derivation); tRTP [I] */
+    "dram_banks=8", "dram_bank_groups=1", "dram_queue=32", "dram_bus_bytes=8",
+    "dram_burst=4", "dram_data_rate=2", "tCL=10", "tRCD=12", "tRP=10", "tRAS=25",
+    "tRC=35", "tRRD=8", "tCCD=2", "tCCDL=2", "tWTR=15", "tWR=13", "tRTW=7", "tRTP=2",
+    /* §3 address map (leading zeros [I]): 256 B channel interleave */
+    "dram_addr_map=dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+    "RRBBBCCC.CCCSSSSS",
     NULL
 };
 
@@ -67,6 +86,23 @@ static const char *const owl28[] = {
     "mem_queue=1024",                      /* §3: 128 requests per MC x 8 */
     /* §3 [REC]: 102.4 GB/s total / 1300 MHz = 79 B per core cycle */
     "mem_bytes_per_cycle=79",
+    /* §3: one L2 slice per MC, 512 KB, 16-way, 64 B lines (512 sets),
+       write-back; §3 [REC] 256 B channel interleave.  The 6x6 mesh is
+       modelled as a crossbar with 32 B flits [I].  L2 hit latency [I]: the
+       unloaded L2-miss round trip comes to about §3's 120 core cycles */
+    "n_sub_per_mem=1", "l2.sets=512", "l2.ways=16", "l2.line_bytes=64",
+    "l2.hit_latency=10", "l2_interleave_bytes=256", "icnt_flit_bytes=32",
+    /* §3: 4 banks per MC, 128 requests per MC, GDDR3 64-bit DDR channel
+       (burst 8 = one 64 B line in 4 DRAM cycles); tCL=10 tRP=10 tRC=35
+       tRAS=25 tRCD=12 tRRD=8 tCDLR=6 tWR=11, [REC] tCCD=2 WL=7, so tWTR =
+       WL + BL/2 + tCDLR = 17, tRTW = CL + BL/2 + 2 - WL = 9; tRTP [I] */
+    "dram_banks=4", "dram_bank_groups=1", "dram_queue=128", "dram_bus_bytes=8",
+    "dram_burst=8", "dram_data_rate=2", "tCL=10", "tRCD=12", "tRP=10", "tRAS=25",
+    "tRC=35", "tRRD=8", "tCCD=2", "tCCDL=2", "tWTR=17", "tWR=11", "tRTW=9", "tRTP=2",
+    /* §3 [REC]: channel [10:8] (removed by dramid@8), column [13:11] and
+       [7:0], bank [15:14], row [31:16]: a 2 KB row per bank per channel */
+    "dram_addr_map=dramid@8;00000000.00000000.00000000.00000000.000RRRRR.RRRRRRRR."
+    "RRRBBCCC.CCSSSSSS",
     NULL
 };
 
@@ -103,6 +139,22 @@ static const char *const tesla8[] = {
     "mem_bytes_per_cycle=13",              /* §3: 32 B bus at 2.5:1 = 12.8 B/cycle */
     "mem_queue=1024",                      /* §3: 128 outstanding per bank x 8 banks */
     "n_mem=1",                             /* §3 [R]: one controller */
+    /* §3: global and local data uncached: no L2 (every access bypasses);
+       [R] a fixed few-cycle interconnect, the 32 B bus being the contended
+       resource (32 B flits at the 540 MHz bus clock) */
+    "n_sub_per_mem=1", "l2.enabled=false", "icnt_latency=4", "icnt_flit_bytes=32",
+    /* §3: 8 banks, 2 KB rows, 128 outstanding per bank; a 32 B bus at the
+       540 MHz bus clock, one beat per cycle, 64 B transactions [R] */
+    "dram_banks=8", "dram_bank_groups=1", "dram_queue=1024", "dram_bus_bytes=32",
+    "dram_burst=2", "dram_data_rate=1",
+    /* §3 open/closed/conflict = 70/100/140 core cycles = 28/40/56 DRAM
+       cycles at 2.5:1: tCL 28, tRCD 12, tRP 16 [R]; tRAS [I] and tRC =
+       tRAS + tRP; the paper models no turnarounds [I: 0] */
+    "tCL=28", "tRCD=12", "tRP=16", "tRAS=20", "tRC=36", "tRRD=2", "tCCD=2", "tCCDL=2",
+    "tWTR=0", "tWR=0", "tRTW=0", "tRTP=0",
+    /* §3 [R]: bank = (addr / 2048) mod 8, row = addr / 16384 */
+    "dram_addr_map=00000000.00000000.00000000.00000000.00RRRRRR.RRRRRRRR.RRBBBCCC.CCCSSSSS",
+    "dram_scheduler=frfcfs",               /* §3: FR-FCFS base */
     NULL
 };
 
@@ -130,6 +182,16 @@ static const char *const k20x[] = {
     "n_mem=6",                                                     /* §2.10 [M] */
     /* [I] K20X 250 GB/s / 732 MHz = 341 B per core cycle */
     "mem_bytes_per_cycle=341",
+    /* §2.2: L2 1536 KB, 16-way, 128 B; §2.10 [M]: 6 banks interleaved on
+       ADDR DIV 128 MOD 6, latency 20: one 256 KB slice per channel (128
+       sets) */
+    "n_sub_per_mem=1", "l2.sets=128", "l2.ways=16", "l2.line_bytes=128",
+    "l2.hit_latency=20", "l2_interleave_bytes=128",
+    /* [I] GDDR5 like the gtx480 defaults (timing, 16 banks in 4 groups,
+       8 B bus, data:command 4) at 1300 MHz: 6 x 8 x 4 x 1300 = 249.6 GB/s;
+       channel bits from bit 7 to match the 128 B interleave */
+    "dram_addr_map=dramid@7;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+    "RBBBCCCC.BCCSSSSS",
     NULL
 };
 

@@ -101,7 +101,8 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 
 /* L1D_total_cache_* as GPGPU-Sim names them (pending hits = merges into
    an outstanding MSHR), then ours. */
-static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint64_t sm_cycles)
+static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint64_t sm_cycles,
+                         const char *occ_name)
 {
     char n[64];
 #define F(suffix) (snprintf(n, sizeof n, "%s_%s", tag, suffix), n)
@@ -114,8 +115,78 @@ static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint
     put_f(r, F("hit_rate"), ratio(c->hits, c->accesses));
     put_u64(r, F("evictions"), c->evictions);
     put_u64(r, F("writebacks"), c->writebacks);
-    put_f(r, F("mshr_occupancy_per_sm_avg"), ratio(c->mshr_occupancy_sum, sm_cycles));
+    put_f(r, F(occ_name), ratio(c->mshr_occupancy_sum, sm_cycles));
 #undef F
+}
+
+/* Space-separated numbers (text) or a JSON array. */
+static void put_arr(rep *r, const char *name, const uint64_t *v, int n)
+{
+    member(r, name);
+    fputs(r->json ? "[" : "", r->out);
+    for (int i = 0; i < n; i++)
+        fprintf(r->out, "%s%" PRIu64, i ? (r->json ? ", " : " ") : "", v[i]);
+    fputs(r->json ? "]" : "\n", r->out);
+}
+
+/*
+** The memory system below L1 (memory_model = full; zeros with the simple
+** backend).  GPGPU-Sim names where the meaning is the same: L2_total_cache_*,
+** n_act, n_pre, n_rd, n_write, bwutil, averagemflatency, maxmflatency.
+** DRAM ratios: row-buffer locality = hits / (hits + misses + conflicts);
+** bank-level parallelism = banks busy summed over DRAM cycles / cycles with
+** any bank busy; bandwidth utilisation = data-bus busy cycles / (DRAM
+** cycles x channels), and achieved bytes against the configured peak.
+*/
+static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    const gpu_mem_stats *m = &k->mem;
+    open_obj(r, "memsys");
+    put_s(r, "memory_model", cfg->memory_model[0] ? cfg->memory_model : "simple");
+    put_u64(r, "icnt_cycles", m->icnt_cycles);
+    put_u64(r, "l2_cycles", m->l2_cycles);
+    put_u64(r, "dram_cycles", m->dram_cycles);
+    put_u64(r, "n_channels", m->n_channels);
+    put_u64(r, "n_l2_slices", m->n_slices);
+    cache_fields(r, "L2", &m->l2, m->l2_cycles * m->n_slices, "mshr_occupancy_per_slice_avg");
+    put_u64(r, "l2_input_full_cycles", m->l2_input_full_cycles);
+    put_u64(r, "l2_dram_stall_cycles", m->l2_dram_stall_cycles);
+    put_u64(r, "l2_reply_stall_cycles", m->l2_reply_stall_cycles);
+    put_u64(r, "icnt_req_packets", m->icnt_req_packets);
+    put_u64(r, "icnt_req_flits", m->icnt_req_flits);
+    put_u64(r, "icnt_rep_packets", m->icnt_rep_packets);
+    put_u64(r, "icnt_rep_flits", m->icnt_rep_flits);
+    put_u64(r, "icnt_req_inject_stalls", m->icnt_req_inject_stalls);
+    put_u64(r, "icnt_req_credit_stalls", m->icnt_req_credit_stalls);
+    put_u64(r, "icnt_req_eject_stalls", m->icnt_req_eject_stalls);
+    put_u64(r, "icnt_rep_credit_stalls", m->icnt_rep_credit_stalls);
+    put_u64(r, "icnt_rep_eject_stalls", m->icnt_rep_eject_stalls);
+    put_u64(r, "mem_rt_count", m->rt_count);
+    put_f(r, "averagemflatency", ratio(m->rt_sum, m->rt_count));
+    put_u64(r, "maxmflatency", m->rt_max);
+    put_arr(r, "mem_rt_hist_log2", m->rt_hist, GPU_RT_BUCKETS);
+    put_u64(r, "n_rd", m->dram_reads);
+    put_u64(r, "n_write", m->dram_writes);
+    put_u64(r, "dram_bytes", m->dram_bytes);
+    put_u64(r, "n_act", m->dram_activates);
+    put_u64(r, "n_pre", m->dram_precharges);
+    put_u64(r, "n_col_cmds", m->dram_col_cmds);
+    put_u64(r, "dram_row_hits", m->dram_row_hits);
+    put_u64(r, "dram_row_misses", m->dram_row_misses);
+    put_u64(r, "dram_row_conflicts", m->dram_row_conflicts);
+    uint64_t served = m->dram_row_hits + m->dram_row_misses + m->dram_row_conflicts;
+    put_f(r, "row_buffer_locality", ratio(m->dram_row_hits, served));
+    put_f(r, "bank_level_parallelism", ratio(m->dram_bank_busy_sum, m->dram_any_bank_busy_cycles));
+    put_u64(r, "dram_bus_busy_cycles", m->dram_bus_busy_cycles);
+    put_f(r, "bwutil", ratio(m->dram_bus_busy_cycles, m->dram_cycles * m->n_channels));
+    put_f(r, "dram_bw_of_peak", ratio(m->dram_bytes, m->dram_cycles * m->n_channels
+                                                       * m->dram_peak_bytes_per_cycle));
+    double us = cfg->core_mhz > 0 ? (double)k->cycles / cfg->core_mhz : 0.0;
+    put_f(r, "dram_bandwidth_gbs", us > 0 ? (double)m->dram_bytes / us / 1000.0 : 0.0);
+    put_f(r, "dram_avg_queue_latency", ratio(m->dram_queue_lat_sum, m->dram_queue_lat_count));
+    put_f(r, "dram_avg_service_latency", ratio(m->dram_service_lat_sum, m->dram_queue_lat_count));
+    put_u64(r, "dram_max_queue", m->dram_max_queue);
+    close_obj(r);
 }
 
 /* Counters shared by a launch and the totals; `tot` picks the
@@ -145,9 +216,9 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
-    cache_fields(r, "L1D", &k->l1d, sm_cycles);
-    cache_fields(r, "L1C", &k->l1c, sm_cycles);
-    cache_fields(r, "L1T", &k->l1t, sm_cycles);
+    cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg");
+    cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg");
+    cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg");
     put_u64(r, "mem_requests", k->mem_requests);
     put_u64(r, "mem_reply_bytes", k->mem_reply_bytes);
     put_u64(r, "mem_queue_full_cycles", k->mem_queue_full_cycles);
@@ -155,6 +226,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_f(r, "active_warps_per_sm_avg",
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
+    memsys_fields(r, cfg, k);
 }
 
 static void launch_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
@@ -171,6 +243,62 @@ static void launch_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     counter_fields(r, cfg, k, false);
 }
 
+static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
+{
+    d->accesses += c->accesses;
+    d->hits += c->hits;
+    d->misses += c->misses;
+    d->merges += c->merges;
+    d->reservation_fails += c->reservation_fails;
+    d->evictions += c->evictions;
+    d->writebacks += c->writebacks;
+    d->mshr_occupancy_sum += c->mshr_occupancy_sum;
+}
+
+static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
+{
+    d->icnt_cycles += m->icnt_cycles;
+    d->l2_cycles += m->l2_cycles;
+    d->dram_cycles += m->dram_cycles;
+    cache_accumulate(&d->l2, &m->l2);
+    d->l2_input_full_cycles += m->l2_input_full_cycles;
+    d->l2_dram_stall_cycles += m->l2_dram_stall_cycles;
+    d->l2_reply_stall_cycles += m->l2_reply_stall_cycles;
+    d->icnt_req_packets += m->icnt_req_packets;
+    d->icnt_req_flits += m->icnt_req_flits;
+    d->icnt_rep_packets += m->icnt_rep_packets;
+    d->icnt_rep_flits += m->icnt_rep_flits;
+    d->icnt_req_inject_stalls += m->icnt_req_inject_stalls;
+    d->icnt_req_credit_stalls += m->icnt_req_credit_stalls;
+    d->icnt_req_eject_stalls += m->icnt_req_eject_stalls;
+    d->icnt_rep_credit_stalls += m->icnt_rep_credit_stalls;
+    d->icnt_rep_eject_stalls += m->icnt_rep_eject_stalls;
+    d->rt_count += m->rt_count;
+    d->rt_sum += m->rt_sum;
+    if (m->rt_max > d->rt_max) d->rt_max = m->rt_max;
+    for (int i = 0; i < GPU_RT_BUCKETS; i++) d->rt_hist[i] += m->rt_hist[i];
+    d->dram_reads += m->dram_reads;
+    d->dram_writes += m->dram_writes;
+    d->dram_bytes += m->dram_bytes;
+    d->dram_row_hits += m->dram_row_hits;
+    d->dram_row_misses += m->dram_row_misses;
+    d->dram_row_conflicts += m->dram_row_conflicts;
+    d->dram_activates += m->dram_activates;
+    d->dram_precharges += m->dram_precharges;
+    d->dram_col_cmds += m->dram_col_cmds;
+    d->dram_bank_busy_sum += m->dram_bank_busy_sum;
+    d->dram_any_bank_busy_cycles += m->dram_any_bank_busy_cycles;
+    d->dram_bus_busy_cycles += m->dram_bus_busy_cycles;
+    d->dram_queue_lat_sum += m->dram_queue_lat_sum;
+    d->dram_queue_lat_count += m->dram_queue_lat_count;
+    d->dram_service_lat_sum += m->dram_service_lat_sum;
+    /* a high-water mark since the GPU was built, and machine constants */
+    if (m->dram_max_queue > d->dram_max_queue) d->dram_max_queue = m->dram_max_queue;
+    if (m->n_channels) d->n_channels = m->n_channels;
+    if (m->n_slices) d->n_slices = m->n_slices;
+    if (m->dram_peak_bytes_per_cycle) d->dram_peak_bytes_per_cycle = m->dram_peak_bytes_per_cycle;
+}
+
 void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
 {
     s->cycles += k->cycles;
@@ -183,23 +311,15 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->shmem_accesses += k->shmem_accesses;
     s->shmem_conflict_cycles += k->shmem_conflict_cycles;
     s->gmem_transactions += k->gmem_transactions;
-    gpu_cache_stats *d[3] = { &s->l1d, &s->l1c, &s->l1t };
-    const gpu_cache_stats *c[3] = { &k->l1d, &k->l1c, &k->l1t };
-    for (int i = 0; i < 3; i++) {
-        d[i]->accesses += c[i]->accesses;
-        d[i]->hits += c[i]->hits;
-        d[i]->misses += c[i]->misses;
-        d[i]->merges += c[i]->merges;
-        d[i]->reservation_fails += c[i]->reservation_fails;
-        d[i]->evictions += c[i]->evictions;
-        d[i]->writebacks += c[i]->writebacks;
-        d[i]->mshr_occupancy_sum += c[i]->mshr_occupancy_sum;
-    }
+    cache_accumulate(&s->l1d, &k->l1d);
+    cache_accumulate(&s->l1c, &k->l1c);
+    cache_accumulate(&s->l1t, &k->l1t);
     s->mem_requests += k->mem_requests;
     s->mem_reply_bytes += k->mem_reply_bytes;
     s->mem_queue_full_cycles += k->mem_queue_full_cycles;
     s->active_warps_sum += k->active_warps_sum;
     s->skipped_cycles += k->skipped_cycles;
+    mem_accumulate(&s->mem, &k->mem);
 }
 
 /* ------------------------------------------------------------------ */

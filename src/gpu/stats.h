@@ -68,6 +68,58 @@ typedef struct gpu_kernel_stats {
 
     uint32_t nsamples;
     gpu_sample *samples;             /* owned; time series when enabled */
+
+    /* ---- appended by the memory-system stage (memory_model "full";
+       all zero with the simple backend) ---- */
+    struct gpu_mem_stats {
+        /* clock edges of each domain during the kernel */
+        uint64_t icnt_cycles, l2_cycles, dram_cycles;
+
+        /* L2 slices, summed; mshr_occupancy_sum is over L2 cycles */
+        gpu_cache_stats l2;
+        uint64_t l2_input_full_cycles;  /* L2 cycles x slices whose input queue was full:
+                                           the slice refuses the interconnect */
+        uint64_t l2_dram_stall_cycles;  /* L2 cycles x slices whose request toward DRAM
+                                           waited: the controller's queue was full */
+        uint64_t l2_reply_stall_cycles; /* L2 cycles x slices whose reply waited: the
+                                           reply network's input buffer was full */
+
+        /* interconnect: req = SMs -> L2 slices, rep = L2 slices -> SMs */
+        uint64_t icnt_req_packets, icnt_req_flits, icnt_rep_packets, icnt_rep_flits;
+        uint64_t icnt_req_inject_stalls;/* core cycles x L1 queues whose send was refused
+                                           (input buffer full): back-pressure on the L1 */
+        uint64_t icnt_req_credit_stalls;/* icnt cycles x inputs whose head packet could
+                                           not move: no credits at its output */
+        uint64_t icnt_req_eject_stalls; /* icnt cycles x outputs holding an arrived packet
+                                           the L2 slice refused */
+        uint64_t icnt_rep_credit_stalls, icnt_rep_eject_stalls;
+
+        /* round trip of reads and atomics, L1 send (mem_req.sent) to fill
+           at the SM, core cycles; rt_hist[b] counts latencies in
+           [2^b, 2^(b+1)) (bucket 0 also holds 0; the last bucket is open) */
+#define GPU_RT_BUCKETS 20
+        uint64_t rt_count, rt_sum, rt_max;
+        uint64_t rt_hist[GPU_RT_BUCKETS];
+
+        /* DRAM controllers, summed (mem_dram_stats; see mem/dram.h):
+           bandwidth utilisation = dram_bus_busy_cycles / (dram_cycles x
+           n_channels), bank-level parallelism = dram_bank_busy_sum /
+           dram_any_bank_busy_cycles, row-buffer hit rate = row_hits /
+           (row_hits + row_misses + row_conflicts) */
+        uint64_t dram_reads, dram_writes, dram_bytes;
+        uint64_t dram_row_hits, dram_row_misses, dram_row_conflicts;
+        uint64_t dram_activates, dram_precharges, dram_col_cmds;
+        uint64_t dram_bank_busy_sum, dram_any_bank_busy_cycles, dram_bus_busy_cycles;
+        uint64_t dram_queue_lat_sum, dram_queue_lat_count, dram_service_lat_sum;
+        uint64_t dram_max_queue;        /* sum over channels of the most requests queued
+                                           at once since the GPU was built (not per kernel) */
+
+        /* machine constants, for the report's ratios */
+        uint64_t n_channels, n_slices;
+        uint64_t dram_peak_bytes_per_cycle;   /* per channel, per DRAM cycle */
+    } mem;
 } gpu_kernel_stats;
+
+typedef struct gpu_mem_stats gpu_mem_stats;
 
 #endif /* WS_GPU_STATS_H */

@@ -47,4 +47,19 @@ typedef struct mem_port {
     bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
 } mem_port;
 
+/* ---- appended by the memory-system stage (DRAM schedulers) ---- */
+
+/*
+** How the memory below L1 reads a requesting warp's progress at DRAM
+** scheduling time (FR-FAIR, REMINST: specs/fetch-dram.md 2.2).  The GPU
+** fills it; `get` writes the instructions the warp of `r` (r->warp_uid,
+** r->sm, r->warp) has retired so far and the instructions it has left
+** (oracle profile total - retired), -1 for either when unknown.
+** get == NULL: nothing known (both -1).
+*/
+typedef struct mem_warp_info {
+    void *ctx;
+    void (*get)(void *ctx, const mem_req *r, int64_t *retired, int64_t *remaining);
+} mem_warp_info;
+
 #endif /* WS_MEM_PORT_H */

@@ -262,6 +262,8 @@ void ws_policies_print(FILE *out);
    "unknown policy" messages). */
 enum { WS_POLICY_WARP_SCHED = 0, WS_POLICY_FETCH, WS_POLICY_CTA_MAP };
 void ws_policy_names(int kind, char *buf, size_t len);
+/* appended by the memory-system stage: DRAM schedulers (dram_scheduler) */
+enum { WS_POLICY_DRAM_SCHED = WS_POLICY_CTA_MAP + 1 };
 
 /* ------------------------------------------------------------------ */
 /* Helper for policy implementations (the policy files only)         */

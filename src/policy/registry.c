@@ -20,6 +20,10 @@ extern const ws_warp_sched_ops ws_warp_sched_two_level;
 extern const ws_warp_sched_ops ws_warp_sched_swl;
 extern const ws_fetch_ops ws_fetch_rr;
 extern const ws_cta_map_ops ws_cta_map_rr;
+extern const ws_dram_sched_ops ws_dram_sched_fcfs;
+extern const ws_dram_sched_ops ws_dram_sched_frfcfs;
+extern const ws_dram_sched_ops ws_dram_sched_frfair;
+extern const ws_dram_sched_ops ws_dram_sched_reminst;
 
 const ws_warp_sched_ops *const ws_warp_scheds[] = {
     &ws_warp_sched_lrr,
@@ -37,6 +41,14 @@ const ws_fetch_ops *const ws_fetches[] = {
 
 const ws_cta_map_ops *const ws_cta_maps[] = {
     &ws_cta_map_rr,
+    NULL
+};
+
+const ws_dram_sched_ops *const ws_dram_scheds[] = {
+    &ws_dram_sched_frfcfs,
+    &ws_dram_sched_fcfs,
+    &ws_dram_sched_frfair,
+    &ws_dram_sched_reminst,
     NULL
 };
 
@@ -70,6 +82,14 @@ const ws_cta_map_ops *ws_find_cta_map(const char *name)
     return NULL;
 }
 
+const ws_dram_sched_ops *ws_find_dram_sched(const char *name)
+{
+    for (size_t i = 0; name && ws_dram_scheds[i]; i++)
+        if (strcmp(ws_dram_scheds[i]->name, name) == 0)
+            return ws_dram_scheds[i];
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Small bounded string building (never overflows, always terminated)  */
 /* ------------------------------------------------------------------ */
@@ -91,6 +111,7 @@ static const char *kind_name_at(int kind, size_t i)
     case WS_POLICY_WARP_SCHED: return ws_warp_scheds[i] ? ws_warp_scheds[i]->name : NULL;
     case WS_POLICY_FETCH:      return ws_fetches[i] ? ws_fetches[i]->name : NULL;
     case WS_POLICY_CTA_MAP:    return ws_cta_maps[i] ? ws_cta_maps[i]->name : NULL;
+    case WS_POLICY_DRAM_SCHED: return ws_dram_scheds[i] ? ws_dram_scheds[i]->name : NULL;
     default:                   return NULL;
     }
 }
@@ -292,4 +313,8 @@ void ws_policies_print(FILE *out)
     fprintf(out, "CTA-to-SM mappings (cta_map):\n");
     for (size_t i = 0; ws_cta_maps[i]; i++)
         print_policy(out, ws_cta_maps[i]->name, ws_cta_maps[i]->summary, ws_cta_maps[i]->params);
+    fprintf(out, "DRAM schedulers (dram_scheduler; parameters in dram_scheduler_params):\n");
+    for (size_t i = 0; ws_dram_scheds[i]; i++)
+        print_policy(out, ws_dram_scheds[i]->name, ws_dram_scheds[i]->summary,
+                     ws_dram_scheds[i]->params);
 }

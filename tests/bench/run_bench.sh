@@ -9,6 +9,9 @@
 #               JSON must be written and every manifest kernel must have run.
 # MODE corrupt: with WARPSIM_BENCH_CORRUPT=1 (one output element flipped
 #               before verification) each NAME must exit 1 with "FAIL NAME".
+# MODE dram:    on the timing model with the full memory system, once under
+#               each DRAM scheduler (fcfs, frfcfs, frfair, reminst), each NAME
+#               must exit 0 with a "PASS NAME" line.
 # PRELOAD: library put in LD_PRELOAD (the ASan runtime in a sanitizer build:
 # nvcc's output is not instrumented); "" for none.
 ws="$1"; nvcc="$2"; bindir="$3"; mode="$4"; preload="$5"; shift 5
@@ -25,6 +28,20 @@ bad=0
 for name in "$@"; do
   out="$bindir/$name.$mode.out"; err="$bindir/$name.$mode.err"; json="$bindir/$name.$mode.json"
   rm -f "$json"
+  if [ "$mode" = dram ]; then
+    for sched in fcfs frfcfs frfair reminst; do
+      LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny --bin-dir "$bindir" --quiet \
+        --timing --set memory_model=full --set dram_scheduler=$sched >"$out" 2>"$err"
+      rc=$?
+      if [ "$rc" -ne 0 ] || ! grep -Eq "^PASS $name size=tiny " "$out"; then
+        echo "FAIL: $name under dram_scheduler=$sched: exit status $rc"
+        echo "--- stdout"; cat "$out"; echo "--- stderr"; tail -n 40 "$err"
+        exit 1
+      fi
+      echo "$name (dram_scheduler=$sched): ok"
+    done
+    continue
+  fi
   if [ "$mode" = corrupt ]; then
     WARPSIM_BENCH_CORRUPT=1 LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny \
       --bin-dir "$bindir" --quiet >"$out" 2>"$err"

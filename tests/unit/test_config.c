@@ -195,10 +195,227 @@ static void test_gpgpusim_file(void **state)
     /* one warning naming the ignored and the unknown options */
     assert_null(strchr(warn, '\n'));
     assert_non_null(strstr(warn, "-gpgpu_operand_collector_num_units_sp"));
-    assert_non_null(strstr(warn, "-gpgpu_dram_timing_opt"));
+    assert_non_null(strstr(warn, "-dram_latency"));        /* no counterpart */
+    assert_null(strstr(warn, "-gpgpu_dram_timing_opt"));   /* translated now */
     assert_non_null(strstr(warn, "unknown: -gpgpu_cflog_interval, -gpgpu_perfect_inst_const_cache"));
     /* not in the file: kept from the k20x start */
     assert_int_equal(c.l1d.hit_latency, 6);
+    /* the memory system of the file (k20x had other values) */
+    assert_int_equal(c.n_sub_per_mem, 2);
+    assert_int_equal(c.l2.sets, 64);
+    assert_int_equal(c.l2.ways, 8);
+    assert_int_equal(c.l2.line_bytes, 128);
+    assert_int_equal(c.l2.mshr_entries, 32);
+    assert_int_equal(c.l2.mshr_merge, 4);
+    assert_true(c.l2.write_back);
+    assert_int_equal(c.l2.hit_latency, 120);      /* -rop_latency */
+    assert_int_equal(c.dram_banks, 16);
+    assert_int_equal(c.dram_bank_groups, 4);
+    assert_int_equal(c.dram_queue, 32);           /* 16 per chip x 2 chips */
+    assert_int_equal(c.dram_bus_bytes, 8);        /* 4 per chip x 2 chips */
+    assert_int_equal(c.dram_burst, 8);
+    assert_int_equal(c.dram_data_rate, 4);
+    assert_int_equal(c.tRCD, 12);
+    assert_int_equal(c.tRAS, 28);
+    assert_int_equal(c.tCCDL, 3);
+    assert_int_equal(c.tWTR, 4 + 8 / 4 + 5);      /* WL + BL/ratio + CDLR */
+    assert_int_equal(c.tRTW, 12 + 8 / 4 + 2 - 4); /* CL + BL/ratio + 2 - WL */
+    assert_string_equal(c.dram_scheduler, "frfcfs");
+    assert_string_equal(c.dram_addr_map, "dramid@8;00000000.00000000.00000000.00000000."
+                        "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS");
+}
+
+/* GTX480 memory system (Mascar spec §3): geometry and peak bandwidth */
+static void test_memsys_defaults(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char err[512];
+    gpu_config_defaults(&c);
+    assert_true(strcmp(c.memory_model, "simple") == 0 || strcmp(c.memory_model, "full") == 0);
+    uint32_t slices = c.n_mem * c.n_sub_per_mem;
+    assert_int_equal(slices, 12);
+    assert_int_equal(slices * c.l2.sets * c.l2.ways * c.l2.line_bytes, 768 * 1024);
+    assert_int_equal(slices * c.l2.mshr_entries / c.n_mem, 64);    /* 64 per partition */
+    assert_true(c.l2.write_back && c.l2.enabled);
+    assert_int_equal(c.dram_queue, 32);
+    double gbs = c.n_mem * c.dram_bus_bytes * c.dram_data_rate * c.dram_mhz / 1000.0;
+    assert_true(gbs > 177.3 && gbs < 177.5);
+    assert_int_equal(c.tCL, 12);
+    assert_int_equal(c.tRP, 12);
+    assert_int_equal(c.tRC, 40);
+    assert_int_equal(c.tRRD, 6);
+    assert_int_equal(c.tCCD, 2);
+    assert_int_equal(c.tRTP, 2);
+    assert_int_equal(c.tWR, 12);
+    assert_false(c.perfect_l2 || c.unlimited_mem || c.oracle_profile);
+    assert_int_equal(c.dram_fixed_latency, 0);
+    /* every preset: peak bandwidth and L2 capacity of its paper */
+    static const struct { const char *name; double gbs; uint32_t l2_kb; } m[] = {
+        { "gtx480", 177.408, 768 }, { "fx5800", 102.4, 1024 }, { "owl28", 102.4, 4096 },
+        { "tesla8", 17.28, 0 }, { "k20x", 249.6, 1536 },
+    };
+    for (unsigned i = 0; i < sizeof m / sizeof m[0]; i++) {
+        assert_int_equal(gpu_config_preset(&c, m[i].name, err, sizeof err), 0);
+        double bw = c.n_mem * c.dram_bus_bytes * c.dram_data_rate * c.dram_mhz / 1000.0;
+        if (bw < m[i].gbs * 0.999 || bw > m[i].gbs * 1.001)
+            fprintf(stderr, "%s: %.3f GB/s, expected %.3f\n", m[i].name, bw, m[i].gbs);
+        assert_true(bw >= m[i].gbs * 0.999 && bw <= m[i].gbs * 1.001);
+        uint32_t kb = c.l2.enabled ? c.n_mem * c.n_sub_per_mem * c.l2.sets * c.l2.ways
+                                     * c.l2.line_bytes / 1024 : 0;
+        assert_int_equal(kb, m[i].l2_kb);
+        assert_true(c.tRAS <= c.tRC);
+    }
+    /* fetch-dram Table 1: hit / closed / conflict = 70 / 100 / 140 core
+       cycles at 2.5 core cycles per DRAM cycle */
+    gpu_config_preset(&c, "tesla8", err, sizeof err);
+    assert_int_equal(c.tCL * 5 / 2, 70);
+    assert_int_equal((c.tRCD + c.tCL) * 5 / 2, 100);
+    assert_int_equal((c.tRP + c.tRCD + c.tCL) * 5 / 2, 140);
+    /* OWL Table 1: row hit 10, closed 22, conflict 32 DRAM cycles */
+    gpu_config_preset(&c, "owl28", err, sizeof err);
+    assert_int_equal(c.tCL, 10);
+    assert_int_equal(c.tRCD + c.tCL, 22);
+    assert_int_equal(c.tRP + c.tRCD + c.tCL, 32);
+    assert_int_equal(c.dram_banks, 4);
+    assert_int_equal(c.dram_queue, 128);
+}
+
+static void test_memsys_checks(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char err[512];
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "memory_model", "fancy", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "memory_model 'fancy'"));
+    assert_non_null(strstr(err, "simple, full"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "l2_interleave_bytes", "64", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l2_interleave_bytes"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_bank_groups", "3", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not divide dram_banks"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "tRAS", "41", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "tRC"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "l2.line_bytes", "96", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l2.line_bytes"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_addr_map", "dramid@8;RRRRXBBB", err, sizeof err),
+                     0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_addr_map"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_addr_map", "dramid@8;RRRRRRRRRRRRBBBCCCCCCCSSSSS",
+                                    err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "fewer than dram_banks = 16"));
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_scheduler", "frfcf", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_scheduler 'frfcf'"));
+    assert_non_null(strstr(err, "reminst"));                 /* lists the valid ones */
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_scheduler_params", "nosuch=1", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_scheduler_params"));
+    static const char *const scheds[] = { "fcfs", "frfcfs", "frfair", "reminst" };
+    for (int i = 0; i < 4; i++) {
+        gpu_config_defaults(&c);
+        assert_int_equal(gpu_config_set(&c, "dram_scheduler", scheds[i], err, sizeof err), 0);
+        assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
+    }
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_set(&c, "dram_data_rate", "0", err, sizeof err), -1);
+    assert_non_null(strstr(err, "out of range"));
+    /* the idealised modes are plain switches */
+    assert_int_equal(gpu_config_set(&c, "perfect_l2", "on", err, sizeof err), 0);
+    assert_int_equal(gpu_config_set(&c, "unlimited_mem", "yes", err, sizeof err), 0);
+    assert_int_equal(gpu_config_set(&c, "dram_fixed_latency", "100", err, sizeof err), 0);
+    assert_int_equal(gpu_config_set(&c, "oracle_profile", "1", err, sizeof err), 0);
+    assert_true(c.perfect_l2 && c.unlimited_mem && c.oracle_profile);
+    assert_int_equal(c.dram_fixed_latency, 100);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
+}
+
+static void test_gpgpusim_memsys_options(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char err[512], warn[1024];
+    gpu_config_defaults(&c);
+    /* quoted, spaced, no CCDL: tCCDL follows tCCD */
+    assert_int_equal(gpu_config_apply(&c, "-dram_data_command_freq_ratio=2", err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_burst_length=4", err, sizeof err), 0);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_timing_opt=\"nbk=8:CCD=2:RRD=8:RCD=12:"
+                                      "RAS=25:RP=10:RC=35: CL=10:WL=7:CDLR=6:WR=13\"", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.dram_banks, 8);
+    assert_int_equal(c.tCCDL, 2);
+    assert_int_equal(c.tWTR, 7 + 2 + 6);
+    assert_int_equal(c.tRTW, 10 + 2 + 2 - 7);
+    assert_int_equal(c.tWR, 13);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_timing_opt=nbk=8:XYZ=3", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "XYZ"));
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_timing_opt=nbk=lots", err, sizeof err),
+                     -1);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_scheduler=0", err, sizeof err), 0);
+    assert_string_equal(c.dram_scheduler, "fcfs");
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_scheduler=1", err, sizeof err), 0);
+    assert_string_equal(c.dram_scheduler, "frfcfs");
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_scheduler=2", err, sizeof err), -1);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_frfcfs_dram_sched_queue_size=64", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.dram_queue, 128);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_partition_queues=8:16:8:4", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.l2_queue, 16);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_n_sub_partition_per_mchannel=1", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.n_sub_per_mem, 1);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_cache:dl2=N:32:128:16,L:B:m:W:L,A:256:4,32:0,32",
+                                      err, sizeof err), 0);
+    assert_int_equal(c.l2.sets, 32);
+    assert_int_equal(c.l2.ways, 16);
+    assert_int_equal(c.l2.mshr_entries, 256);
+    assert_int_equal(c.l2.miss_queue, 32);
+    assert_int_equal(gpu_config_apply(&c, "-icnt_flit_size=40", err, sizeof err), 0);
+    assert_int_equal(c.icnt_flit_bytes, 40);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_l2_rop_latency=160", err, sizeof err), 0);
+    assert_int_equal(c.l2.hit_latency, 160);
+    /* a file that breaks the quoted timing string over two lines */
+    char path[] = "/tmp/ws_gs_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "-gpgpu_dram_timing_opt \"nbk=16:CCD=4:RRD=10:RCD=20:RAS=50:RP=20:RC=62:\n"
+               "                        CL=20:WL=8:CDLR=9:WR=20:nbkgrp=4:CCDL=4:RTPL=4\"\n"
+               "-gpgpu_mem_addr_mapping dramid@8;00000000.00000000.00000000.00000000."
+               "0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS\n"
+               "-gpgpu_n_mem_per_ctrlr 2\n"
+               "-dram_latency 100\n");
+    fclose(f);
+    gpu_config_defaults(&c);
+    int rc = gpu_config_load_file(&c, path, warn, sizeof warn, err, sizeof err);
+    unlink(path);
+    if (rc) fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+    assert_int_equal(c.tRCD, 20);
+    assert_int_equal(c.tCL, 20);
+    assert_int_equal(c.tRC, 62);
+    assert_int_equal(c.tCCDL, 4);
+    assert_int_equal(c.tRTP, 4);
+    assert_non_null(strstr(warn, "-dram_latency"));
+    assert_null(strstr(warn, "-gpgpu_n_mem_per_ctrlr"));
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
 }
 
 static void test_cache_string_formats(void **state)
@@ -315,6 +532,9 @@ int main(void)
         cmocka_unit_test(test_cache_string_formats),
         cmocka_unit_test(test_build_file_and_errors),
         cmocka_unit_test(test_dump_has_every_key),
+        cmocka_unit_test(test_memsys_defaults),
+        cmocka_unit_test(test_memsys_checks),
+        cmocka_unit_test(test_gpgpusim_memsys_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

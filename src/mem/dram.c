@@ -1,0 +1,657 @@
+/*
+** dram.c -- one DRAM channel's memory controller (API in dram.h).
+** Requests wait in per-bank lists; when a bank can start a new access its
+** scheduler policy picks one of that bank's requests, the bank commits to
+** it and issues PRE / ACT / RD|WR as the timing allows, one command per
+** DRAM cycle on the channel's command bus; completed requests leave in
+** completion order through a FIFO.
+*/
+#include "dram.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrmap.h"
+
+/*
+** Timing rules (all in DRAM command cycles; t = the command's cycle):
+**
+**   ACT  bank closed;  t >= PRE + tRP,  t >= ACT(same bank) + tRC,
+**        t >= ACT(any bank) + tRRD
+**   PRE  t >= ACT + tRAS,  t >= RD + tRTP,  t >= write data end + tWR
+**   RD   row open;  t >= ACT + tRCD,  t >= column(any bank) + tCCD,
+**   WR   t >= column(same bank group) + tCCDL (bank groups > 1),
+**        RD: t >= WR + tWTR                  WR: t >= RD + tRTW
+**        data beats on the bus during [t + tCL, t + tCL + burst time),
+**        and bursts never overlap on the bus.
+**   burst time = ceil(dram_burst / dram_data_rate) cycles; a request of
+**   `bytes` needs ceil(bytes / (dram_bus_bytes * dram_burst)) column
+**   commands and completes when the last one's data has crossed the bus.
+**
+** Interpretations: tWTR and tRTW are command-to-command turnarounds, as
+** the configuration defines them (GPGPU-Sim derives them from WL, CL, the
+** burst and CDLR); tWR counts from the end of the write data (JEDEC; also
+** GPGPU-Sim's WL + BL/ratio + WR).  The configuration has no separate
+** write latency, so write data follows WR after tCL, like read data
+** (GPGPU-Sim's WL is shorter: only the PRE after a write depends on it).  No
+** refresh, no tFAW.  Bank b sits in bank group b mod dram_bank_groups, so
+** neighbouring bank numbers (the address map's lowest bank bit usually
+** interleaves neighbouring lines) alternate groups and streams are not
+** held to tCCDL.  Bank busy (for bank-level parallelism) = from the
+** first command of a request to the end of its data, union per bank.
+*/
+
+enum { CMD_NONE = 0, CMD_ACT, CMD_PRE, CMD_COL };
+
+typedef struct dram_slot {          /* one queued request */
+    mem_req  r;
+    uint64_t arrival;
+    uint32_t bank, row;
+    uint32_t ncol;                  /* column commands still to issue */
+    int32_t  next;                  /* next in its bank's list or in the free list */
+    bool     started;               /* first command issued */
+} dram_slot;
+
+typedef struct dram_done {          /* issued; data done at `done` */
+    mem_req  r;
+    uint64_t arrival, done;
+} dram_done;
+
+typedef struct dram_bank {
+    int32_t  head, tail;            /* queued requests, arrival order */
+    uint32_t nq;
+    int32_t  cur;                   /* committed request slot, -1 = free */
+    bool     open;
+    uint32_t row;
+    uint32_t group;
+    uint64_t next_act, next_pre, next_col;
+    bool     busy;                  /* for bank-level parallelism */
+    uint64_t busy_end;              /* UINT64_MAX while the end is not known */
+} dram_bank;
+
+struct mem_dram {
+    uint32_t channel;
+    /* geometry and timing */
+    uint32_t nbanks, ngroups, bus_bytes, burst, burst_time, col_bytes;
+    uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
+    uint32_t fixed_latency;
+    bool     unlimited;
+    mem_addrmap map;
+    /* scheduler */
+    const ws_dram_sched_ops *ops;
+    void    *ops_state;
+    bool     own_state;
+    mem_warp_info info;
+    /* queue */
+    dram_slot *slots;
+    uint32_t cap, nqueued, limit;
+    int32_t  free_head;
+    ws_dram_req_view *view;         /* scratch, cap entries */
+    int32_t  *view_slot;
+    dram_bank *banks;
+    uint64_t *group_next_col;
+    /* channel-wide timing */
+    uint64_t next_act_any, next_col_any, next_rd, next_wr, bus_free;
+    uint64_t wake;                  /* no tick before this can do anything */
+    /* completion FIFO (ring) */
+    dram_done *fifo;
+    uint32_t fcap, fhead, fcount;
+    /* statistics */
+    mem_dram_stats st;
+    uint32_t nbusy;                 /* banks busy now */
+    uint64_t acct_t;                /* busy accounting done up to here */
+};
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+/* ------------------------------------------------------------------ */
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+static uint32_t or_default(uint32_t v, uint32_t def) { return v ? v : def; }
+
+/* Geometry with the fallbacks used while a field is still 0 (the fields
+   arrived before their config table entries): banks from the address
+   map, 4-byte bus, burst 8, DDR, 16 requests, 1 channel. */
+typedef struct dram_geom {
+    uint32_t nch, nsub, nbanks, ngroups, bus, burst, rate, queue;
+} dram_geom;
+
+static int geom_of(const gpu_config *cfg, mem_addrmap *map, dram_geom *g,
+                   char *err, size_t errlen)
+{
+    g->nch = or_default(cfg->n_mem, 1);
+    g->nsub = or_default(cfg->n_sub_per_mem, 1);
+    if (mem_addrmap_parse(map, cfg->dram_addr_map, g->nch, g->nsub, err, errlen) < 0)
+        return -1;
+    g->nbanks = or_default(cfg->dram_banks, mem_addrmap_banks(map));
+    g->ngroups = or_default(cfg->dram_bank_groups, 1);
+    g->bus = or_default(cfg->dram_bus_bytes, 4);
+    g->burst = or_default(cfg->dram_burst, 8);
+    g->rate = or_default(cfg->dram_data_rate, 2);
+    g->queue = or_default(cfg->dram_queue, 16);
+    if (g->nbanks > 4096) {
+        set_err(err, errlen, "dram_banks=%u: at most 4096 banks per channel", g->nbanks);
+        return -1;
+    }
+    if (g->ngroups > g->nbanks || g->nbanks % g->ngroups) {
+        set_err(err, errlen, "dram_bank_groups=%u must divide dram_banks=%u",
+                g->ngroups, g->nbanks);
+        return -1;
+    }
+    if (g->queue > (1u << 24)) {
+        set_err(err, errlen, "dram_queue=%u: at most %u requests", g->queue, 1u << 24);
+        return -1;
+    }
+    return 0;
+}
+
+int mem_dram_check_config(const gpu_config *cfg, char *err, size_t errlen)
+{
+    mem_addrmap map;
+    dram_geom g;
+    if (geom_of(cfg, &map, &g, err, errlen) < 0)
+        return -1;
+    const char *name = cfg->dram_scheduler[0] ? cfg->dram_scheduler : "frfcfs";
+    const ws_dram_sched_ops *ops = ws_find_dram_sched(name);
+    if (!ops) {
+        char names[256];
+        ws_policy_names(WS_POLICY_DRAM_SCHED, names, sizeof names);
+        set_err(err, errlen, "dram_scheduler='%s' is unknown (known: %s)", name, names);
+        return -1;
+    }
+    ws_param_values pv;
+    return ws_params_parse(ops->name, ops->params, cfg->dram_scheduler_params, &pv, err, errlen);
+}
+
+uint32_t mem_dram_peak_bytes_per_cycle(const gpu_config *cfg)
+{
+    return or_default(cfg->dram_bus_bytes, 4) * or_default(cfg->dram_data_rate, 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* Construction                                                        */
+/* ------------------------------------------------------------------ */
+
+static int grow_slots(mem_dram *d, uint32_t cap)
+{
+    dram_slot *s = realloc(d->slots, (size_t)cap * sizeof *s);
+    if (!s)
+        return -1;
+    d->slots = s;
+    ws_dram_req_view *v = realloc(d->view, (size_t)cap * sizeof *v);
+    if (!v)
+        return -1;
+    d->view = v;
+    int32_t *vs = realloc(d->view_slot, (size_t)cap * sizeof *vs);
+    if (!vs)
+        return -1;
+    d->view_slot = vs;
+    /* new slots go to the free list */
+    for (uint32_t i = cap; i-- > d->cap; ) {
+        s[i].next = d->free_head;
+        d->free_head = (int32_t)i;
+    }
+    d->cap = cap;
+    return 0;
+}
+
+static void take_timing(mem_dram *d, const gpu_config *cfg)
+{
+    d->tCL = cfg->tCL;   d->tRCD = cfg->tRCD; d->tRP = cfg->tRP;   d->tRAS = cfg->tRAS;
+    d->tRC = cfg->tRC;   d->tRRD = cfg->tRRD; d->tCCD = cfg->tCCD; d->tWTR = cfg->tWTR;
+    d->tWR = cfg->tWR;   d->tRTW = cfg->tRTW; d->tRTP = cfg->tRTP;
+    d->tCCDL = cfg->tCCDL > cfg->tCCD ? cfg->tCCDL : cfg->tCCD;
+}
+
+mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sched_ops *ops,
+                       void *ops_state, mem_warp_info info)
+{
+    dram_geom g;
+    mem_dram *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->free_head = -1;
+    if (geom_of(cfg, &d->map, &g, NULL, 0) < 0 || channel >= g.nch)
+        goto fail;
+    d->channel = channel;
+    d->nbanks = g.nbanks;
+    d->ngroups = g.ngroups;
+    d->bus_bytes = g.bus;
+    d->burst = g.burst;
+    d->burst_time = (g.burst + g.rate - 1) / g.rate;
+    d->col_bytes = g.bus * g.burst;
+    d->fixed_latency = cfg->dram_fixed_latency;
+    d->unlimited = cfg->unlimited_mem;
+    d->limit = g.queue;
+    take_timing(d, cfg);
+
+    d->ops = ops;
+    d->ops_state = ops_state;
+    if (!d->ops) {
+        d->ops = ws_find_dram_sched(cfg->dram_scheduler[0] ? cfg->dram_scheduler : "frfcfs");
+        if (!d->ops)
+            goto fail;
+        if (d->ops->init) {
+            ws_param_values pv;
+            if (ws_params_parse(d->ops->name, d->ops->params, cfg->dram_scheduler_params,
+                                &pv, NULL, 0) < 0)
+                goto fail;
+            d->ops_state = d->ops->init(&pv, g.queue);
+            d->own_state = true;
+        }
+    }
+    d->info = info;
+
+    d->banks = calloc(g.nbanks, sizeof *d->banks);
+    d->group_next_col = calloc(g.ngroups, sizeof *d->group_next_col);
+    if (!d->banks || !d->group_next_col || grow_slots(d, g.queue) < 0)
+        goto fail;
+    for (uint32_t b = 0; b < g.nbanks; b++) {
+        d->banks[b].head = d->banks[b].tail = d->banks[b].cur = -1;
+        d->banks[b].group = b % g.ngroups;
+    }
+    d->wake = UINT64_MAX;
+    return d;
+fail:
+    mem_dram_free(d);
+    return NULL;
+}
+
+void mem_dram_free(mem_dram *d)
+{
+    if (!d)
+        return;
+    if (d->own_state && d->ops && d->ops->destroy)
+        d->ops->destroy(d->ops_state);
+    free(d->slots);
+    free(d->view);
+    free(d->view_slot);
+    free(d->banks);
+    free(d->group_next_col);
+    free(d->fifo);
+    free(d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Queue and completion FIFO                                           */
+/* ------------------------------------------------------------------ */
+
+bool mem_dram_can_accept(const mem_dram *d)
+{
+    if (d->unlimited)
+        return true;
+    if (d->fixed_latency)
+        return d->fcount < d->limit;
+    return d->nqueued < d->limit;
+}
+
+uint32_t mem_dram_pending(const mem_dram *d)
+{
+    return d->nqueued + d->fcount;
+}
+
+static bool fifo_put(mem_dram *d, const mem_req *r, uint64_t arrival, uint64_t done)
+{
+    if (d->fcount == d->fcap) {
+        uint32_t ncap = d->fcap ? d->fcap * 2 : 64;
+        dram_done *f = malloc((size_t)ncap * sizeof *f);
+        if (!f)
+            return false;
+        for (uint32_t i = 0; i < d->fcount; i++)
+            f[i] = d->fifo[(d->fhead + i) % d->fcap];
+        free(d->fifo);
+        d->fifo = f;
+        d->fcap = ncap;
+        d->fhead = 0;
+    }
+    dram_done *e = &d->fifo[(d->fhead + d->fcount) % d->fcap];
+    e->r = *r;
+    e->arrival = arrival;
+    e->done = done;
+    d->fcount++;
+    return true;
+}
+
+bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
+{
+    if (d->fcount == 0 || d->fifo[d->fhead].done > dram_cycle)
+        return false;
+    dram_done *e = &d->fifo[d->fhead];
+    *out = e->r;
+    if (e->r.kind == MEM_READ)
+        d->st.reads++;
+    else
+        d->st.writes++;
+    d->st.bytes += e->r.bytes;
+    d->st.service_lat_sum += e->done - e->arrival;
+    d->fhead = (d->fhead + 1) % d->fcap;
+    d->fcount--;
+    return true;
+}
+
+void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
+{
+    if (d->fixed_latency) {
+        fifo_put(d, r, dram_cycle, dram_cycle + d->fixed_latency);
+        if (d->fcount > d->st.max_queue)
+            d->st.max_queue = d->fcount;
+        return;
+    }
+    if (d->free_head < 0 && grow_slots(d, d->cap ? d->cap * 2 : 16) < 0)
+        return;   /* out of memory: the request is lost (caller checked can_accept) */
+    int32_t i = d->free_head;
+    dram_slot *s = &d->slots[i];
+    d->free_head = s->next;
+
+    mem_addr_loc loc;
+    mem_addrmap_decode(&d->map, r->addr, &loc);
+    s->r = *r;
+    s->arrival = dram_cycle;
+    s->bank = loc.bank % d->nbanks;
+    s->row = (uint32_t)loc.row;
+    s->ncol = r->bytes > d->col_bytes ? (r->bytes + d->col_bytes - 1) / d->col_bytes : 1;
+    s->next = -1;
+    s->started = false;
+
+    dram_bank *b = &d->banks[s->bank];
+    if (b->tail >= 0)
+        d->slots[b->tail].next = i;
+    else
+        b->head = i;
+    b->tail = i;
+    b->nq++;
+    d->nqueued++;
+    if (d->nqueued > d->st.max_queue)
+        d->st.max_queue = d->nqueued;
+    if (dram_cycle < d->wake)
+        d->wake = dram_cycle;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bank-busy accounting (bank-level parallelism), exact and lazy        */
+/* ------------------------------------------------------------------ */
+
+/* Account [acct_t, t) with the busy count changing at each known end. */
+static void acct_advance(mem_dram *d, uint64_t t)
+{
+    while (d->nbusy > 0) {
+        uint64_t end = UINT64_MAX;
+        uint32_t who = 0;
+        for (uint32_t b = 0; b < d->nbanks; b++)
+            if (d->banks[b].busy && d->banks[b].busy_end < end) {
+                end = d->banks[b].busy_end;
+                who = b;
+            }
+        if (end > t)
+            break;
+        if (end > d->acct_t) {
+            d->st.bank_busy_sum += (uint64_t)d->nbusy * (end - d->acct_t);
+            d->st.any_bank_busy_cycles += end - d->acct_t;
+            d->acct_t = end;
+        }
+        d->banks[who].busy = false;
+        d->nbusy--;
+    }
+    if (t > d->acct_t) {
+        if (d->nbusy) {
+            d->st.bank_busy_sum += (uint64_t)d->nbusy * (t - d->acct_t);
+            d->st.any_bank_busy_cycles += t - d->acct_t;
+        }
+        d->acct_t = t;
+    }
+}
+
+static void bank_busy_from(mem_dram *d, dram_bank *b, uint64_t t)
+{
+    acct_advance(d, t);
+    if (!b->busy) {
+        b->busy = true;
+        d->nbusy++;
+    }
+    b->busy_end = UINT64_MAX;
+}
+
+void mem_dram_stats_get(const mem_dram *d, mem_dram_stats *out)
+{
+    /* close every interval whose end is known, on a scratch copy */
+    mem_dram tmp = *d;
+    dram_bank *banks = malloc((size_t)d->nbanks * sizeof *banks);
+    if (banks) {
+        memcpy(banks, d->banks, (size_t)d->nbanks * sizeof *banks);
+        tmp.banks = banks;
+        uint64_t last = d->acct_t;
+        for (uint32_t b = 0; b < d->nbanks; b++)
+            if (banks[b].busy && banks[b].busy_end != UINT64_MAX && banks[b].busy_end > last)
+                last = banks[b].busy_end;
+        acct_advance(&tmp, last);
+        free(banks);
+    }
+    *out = tmp.st;
+}
+
+_Static_assert(sizeof(mem_dram_stats) % sizeof(uint64_t) == 0,
+               "mem_dram_stats must hold only uint64_t counters");
+
+void mem_dram_stats_add(mem_dram_stats *sum, const mem_dram_stats *s)
+{
+    uint64_t *a = (uint64_t *)sum;
+    const uint64_t *b = (const uint64_t *)s;
+    for (size_t i = 0; i < sizeof *s / sizeof(uint64_t); i++)
+        a[i] += b[i];
+}
+
+/* ------------------------------------------------------------------ */
+/* Scheduling: a free bank picks one of its requests                   */
+/* ------------------------------------------------------------------ */
+
+/* Ask the policy to choose among bank `bi`'s queue; commit to the choice.
+   Every candidate is `ready`: the bank is free to start a new access now
+   (specs/fetch-dram.md 2.2: "applied per bank when the bank can start a
+   new access").  Returns false when the policy chose none. */
+static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
+{
+    dram_bank *b = &d->banks[bi];
+    uint32_t n = 0;
+    for (int32_t i = b->head; i >= 0; i = d->slots[i].next) {
+        const dram_slot *s = &d->slots[i];
+        ws_dram_req_view *v = &d->view[n];
+        v->arrival = s->arrival;
+        v->seq = s->r.seq;
+        v->bank = bi;
+        v->row = s->row;
+        v->row_hit = b->open && b->row == s->row;
+        v->ready = true;
+        v->is_write = s->r.kind != MEM_READ;
+        v->sm = s->r.sm;
+        v->warp = s->r.warp;
+        v->warp_uid = s->r.warp_uid;
+        v->warp_retired = v->warp_remaining = -1;
+        if (d->info.get)
+            d->info.get(d->info.ctx, &s->r, &v->warp_retired, &v->warp_remaining);
+        d->view_slot[n++] = i;
+    }
+    ws_dram_view view = { .cycle = now, .channel = d->channel, .nreqs = n, .reqs = d->view };
+    int k = d->ops->pick ? d->ops->pick(d->ops_state, &view) : 0;
+    if (k < 0 || (uint32_t)k >= n)
+        return false;
+
+    /* unlink the chosen slot from the bank list */
+    int32_t chosen = d->view_slot[k], prev = k > 0 ? d->view_slot[k - 1] : -1;
+    if (prev >= 0)
+        d->slots[prev].next = d->slots[chosen].next;
+    else
+        b->head = d->slots[chosen].next;
+    if (b->tail == chosen)
+        b->tail = prev;
+    b->nq--;
+    b->cur = chosen;
+
+    uint32_t row = d->slots[chosen].row;
+    if (!b->open)
+        d->st.row_misses++;
+    else if (b->row == row)
+        d->st.row_hits++;
+    else
+        d->st.row_conflicts++;
+    return true;
+}
+
+/* The next command bank `b`'s committed request needs, and the earliest
+   cycle it may issue. */
+static int next_cmd(const mem_dram *d, const dram_bank *b, uint64_t *when)
+{
+    const dram_slot *s = &d->slots[b->cur];
+    uint64_t t;
+    if (!b->open) {
+        t = b->next_act > d->next_act_any ? b->next_act : d->next_act_any;
+        *when = t;
+        return CMD_ACT;
+    }
+    if (b->row != s->row) {
+        *when = b->next_pre;
+        return CMD_PRE;
+    }
+    t = b->next_col;
+    if (d->next_col_any > t) t = d->next_col_any;
+    if (d->group_next_col[b->group] > t) t = d->group_next_col[b->group];
+    uint64_t dir = s->r.kind == MEM_READ ? d->next_rd : d->next_wr;
+    if (dir > t) t = dir;
+    if (d->bus_free > d->tCL && d->bus_free - d->tCL > t)
+        t = d->bus_free - d->tCL;
+    *when = t;
+    return CMD_COL;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
+{
+    dram_bank *b = &d->banks[bi];
+    dram_slot *s = &d->slots[b->cur];
+    uint64_t data_end = t + d->tCL + d->burst_time;
+
+    d->bus_free = data_end;
+    d->next_col_any = t + d->tCCD;
+    d->group_next_col[b->group] = t + d->tCCDL;
+    if (s->r.kind == MEM_READ) {
+        d->next_wr = max_u64(d->next_wr, t + d->tRTW);
+        b->next_pre = max_u64(b->next_pre, t + d->tRTP);
+    } else {
+        d->next_rd = max_u64(d->next_rd, t + d->tWTR);
+        b->next_pre = max_u64(b->next_pre, data_end + d->tWR);
+    }
+    d->st.col_cmds++;
+    d->st.bus_busy_cycles += d->burst_time;
+    if (--s->ncol > 0)
+        return;
+    /* last column command: the request leaves the queue */
+    fifo_put(d, &s->r, s->arrival, data_end);
+    b->busy_end = data_end;
+    b->cur = -1;
+    s->next = d->free_head;
+    d->free_head = (int32_t)(s - d->slots);
+    d->nqueued--;
+}
+
+static void issue(mem_dram *d, uint32_t bi, int cmd, uint64_t t)
+{
+    dram_bank *b = &d->banks[bi];
+    dram_slot *s = &d->slots[b->cur];
+    if (!s->started) {
+        s->started = true;
+        d->st.queue_lat_sum += t - s->arrival;
+        d->st.queue_lat_count++;
+        bank_busy_from(d, b, t);
+    }
+    switch (cmd) {
+    case CMD_ACT:
+        b->open = true;
+        b->row = s->row;
+        b->next_col = t + d->tRCD;
+        b->next_pre = t + d->tRAS;
+        b->next_act = t + d->tRC;
+        d->next_act_any = t + d->tRRD;
+        d->st.activates++;
+        break;
+    case CMD_PRE:
+        b->open = false;
+        b->next_act = max_u64(b->next_act, t + d->tRP);
+        d->st.precharges++;
+        break;
+    default:
+        issue_col(d, bi, t);
+        break;
+    }
+}
+
+/* Command-bus arbitration: column commands first, then the older request
+   (arrival, then global order). */
+static bool cmd_before(const mem_dram *d, int ca, const dram_bank *a, int cb, const dram_bank *b)
+{
+    if ((ca == CMD_COL) != (cb == CMD_COL))
+        return ca == CMD_COL;
+    const dram_slot *x = &d->slots[a->cur], *y = &d->slots[b->cur];
+    if (x->arrival != y->arrival)
+        return x->arrival < y->arrival;
+    return x->r.seq < y->r.seq;
+}
+
+/*
+** One DRAM cycle: free banks with waiting requests pick one, then one
+** command issues on the command bus -- column commands before row
+** commands (they keep the data bus busy), then the oldest request.
+*/
+void mem_dram_tick(mem_dram *d, uint64_t now)
+{
+    if (d->fixed_latency || now < d->wake)
+        return;
+    uint64_t wake = UINT64_MAX;
+    int best_cmd = CMD_NONE;
+    uint32_t best = 0;
+    for (uint32_t bi = 0; bi < d->nbanks; bi++) {
+        dram_bank *b = &d->banks[bi];
+        if (b->cur < 0) {
+            if (b->nq == 0)
+                continue;
+            if (!bank_select(d, bi, now)) {
+                wake = now + 1;       /* the policy declined: ask again */
+                continue;
+            }
+        }
+        uint64_t when;
+        int cmd = next_cmd(d, b, &when);
+        if (when > now) {
+            if (when < wake)
+                wake = when;
+            continue;
+        }
+        if (best_cmd == CMD_NONE || cmd_before(d, cmd, b, best_cmd, &d->banks[best])) {
+            best_cmd = cmd;
+            best = bi;
+        }
+    }
+    if (best_cmd != CMD_NONE) {
+        issue(d, best, best_cmd, now);
+        wake = now + 1;
+    }
+    d->wake = wake;
+}
+
+uint64_t mem_dram_next_event(const mem_dram *d, uint64_t now)
+{
+    uint64_t t = d->fixed_latency ? UINT64_MAX : d->wake;
+    if (d->fcount > 0 && d->fifo[d->fhead].done < t)
+        t = d->fifo[d->fhead].done;
+    return t < now ? now : t;
+}

@@ -1,0 +1,435 @@
+/*
+** l2.c -- one L2 slice: tags + MSHRs + its four queues (see l2.h).
+**
+** A request covers the L2 lines from its address to address + bytes (one
+** line unless the L1 line is longer than the L2's); its MSHR is keyed by
+** the first of them.  Waiting requests are kept whole (they become the
+** replies) in a pool, linked per MSHR.  The MSHR table is this file's own
+** rather than mshr.c's: a hash finds a line and a stack finds a free
+** entry in constant time, so the thousands of entries of unlimited_mem
+** cost nothing per access, and waiters take memory only when they exist.
+** MSHR occupancy is summed lazily (used x the cycles since the last
+** change), so an idle slice costs nothing per cycle.
+*/
+#include "l2.h"
+#include "cache.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* "unlimited" sizes: beyond what the SMs can have in flight */
+#define L2_UNLIMITED_QUEUE 4096
+#define L2_UNLIMITED_MSHR  16384
+#define L2_UNLIMITED_MERGE 4096
+
+#define L2_NIL UINT32_MAX
+
+typedef struct l2_mshr {
+    uint64_t line;
+    uint32_t nwait, head, tail;   /* waiters, linked through the pool */
+    bool     valid;
+} l2_mshr;
+
+typedef struct l2_waiter {
+    mem_req  r;
+    uint32_t next;
+} l2_waiter;
+
+typedef struct l2_mshrs {
+    uint32_t n, merge, used;
+    l2_mshr *e;
+    uint32_t *free;       /* stack of free entries */
+    uint32_t *hash;       /* open addressing (linear probing): entry + 1, 0 = empty */
+    uint32_t hmask;
+    l2_waiter *w;         /* waiter pool, grows by doubling */
+    uint32_t wcap, wfree;
+} l2_mshrs;
+
+typedef struct l2_ring {
+    mem_req *v;
+    uint32_t head, n, cap;
+} l2_ring;
+
+struct mem_l2 {
+    uint32_t line, latency;
+    bool     perfect;
+    mem_cache tags;
+    l2_mshrs mshr;
+    l2_ring in, fills, todram, resp;
+    uint64_t last_acct;   /* MSHR occupancy summed up to this cycle */
+    gpu_cache_stats st;
+    uint64_t input_full;
+};
+
+static int ring_init(l2_ring *q, uint32_t cap)
+{
+    q->cap = cap ? cap : 1;
+    q->head = q->n = 0;
+    q->v = calloc(q->cap, sizeof *q->v);
+    return q->v ? 0 : -1;
+}
+
+static inline bool ring_room(const l2_ring *q, uint32_t k) { return q->n + k <= q->cap; }
+static inline mem_req *ring_head(const l2_ring *q) { return &q->v[q->head]; }
+
+static void ring_push(l2_ring *q, const mem_req *r)
+{
+    uint32_t t = q->head + q->n;
+    q->v[t < q->cap ? t : t - q->cap] = *r;
+    q->n++;
+}
+
+static void ring_pop(l2_ring *q)
+{
+    q->head = q->head + 1 < q->cap ? q->head + 1 : 0;
+    q->n--;
+}
+
+/* ------------------------------------------------------------------ */
+/* MSHRs                                                               */
+/* ------------------------------------------------------------------ */
+
+static int mshr_init(l2_mshrs *m, uint32_t n, uint32_t merge)
+{
+    memset(m, 0, sizeof *m);
+    m->n = n;
+    m->merge = merge;
+    uint32_t hs = 2;
+    while (hs < 2 * n) hs *= 2;
+    m->hmask = hs - 1;
+    m->wcap = n < 64 ? 64 : n;
+    m->e = calloc(n, sizeof *m->e);
+    m->free = malloc(n * sizeof *m->free);
+    m->hash = calloc(hs, sizeof *m->hash);
+    m->w = malloc(m->wcap * sizeof *m->w);
+    if (!m->e || !m->free || !m->hash || !m->w) return -1;
+    for (uint32_t i = 0; i < n; i++) m->free[i] = n - 1 - i;    /* entry 0 on top */
+    for (uint32_t k = 0; k < m->wcap; k++) m->w[k].next = k + 1 < m->wcap ? k + 1 : L2_NIL;
+    m->wfree = 0;
+    return 0;
+}
+
+static void mshr_release(l2_mshrs *m)
+{
+    free(m->e);
+    free(m->free);
+    free(m->hash);
+    free(m->w);
+}
+
+static inline uint32_t mshr_slot(const l2_mshrs *m, uint64_t line)
+{
+    uint64_t h = line * 0x9E3779B97F4A7C15ull;
+    return (uint32_t)(h >> 32) & m->hmask;
+}
+
+/* Entry fetching `line`, or -1. */
+static int mshr_find(const l2_mshrs *m, uint64_t line)
+{
+    if (!m->used) return -1;
+    for (uint32_t h = mshr_slot(m, line);; h = (h + 1) & m->hmask) {
+        uint32_t v = m->hash[h];
+        if (!v) return -1;
+        if (m->e[v - 1].line == line) return (int)(v - 1);
+    }
+}
+
+static int mshr_alloc(l2_mshrs *m, uint64_t line)
+{
+    uint32_t i = m->free[m->n - 1 - m->used++];
+    m->e[i] = (l2_mshr){ .line = line, .head = L2_NIL, .tail = L2_NIL, .valid = true };
+    uint32_t h = mshr_slot(m, line);
+    while (m->hash[h]) h = (h + 1) & m->hmask;
+    m->hash[h] = i + 1;
+    return (int)i;
+}
+
+/* Add a waiter to entry i; false when out of host memory. */
+static bool mshr_wait(l2_mshrs *m, int i, const mem_req *r)
+{
+    if (m->wfree == L2_NIL) {
+        uint32_t cap = m->wcap * 2;
+        l2_waiter *w = realloc(m->w, (size_t)cap * sizeof *w);
+        if (!w) return false;
+        for (uint32_t k = m->wcap; k < cap; k++) w[k].next = k + 1 < cap ? k + 1 : L2_NIL;
+        m->w = w;
+        m->wfree = m->wcap;
+        m->wcap = cap;
+    }
+    uint32_t k = m->wfree;
+    m->wfree = m->w[k].next;
+    m->w[k] = (l2_waiter){ .r = *r, .next = L2_NIL };
+    l2_mshr *e = &m->e[i];
+    if (e->tail == L2_NIL) e->head = k;
+    else m->w[e->tail].next = k;
+    e->tail = k;
+    e->nwait++;
+    return true;
+}
+
+/* Free entry i; returns the head of its waiter list, which the caller
+   walks and gives back to the pool. */
+static uint32_t mshr_free(l2_mshrs *m, int i)
+{
+    l2_mshr *e = &m->e[i];
+    uint32_t h = mshr_slot(m, e->line);
+    while (m->hash[h] != (uint32_t)i + 1) h = (h + 1) & m->hmask;
+    /* backward-shift deletion keeps every probe sequence unbroken */
+    for (uint32_t j = (h + 1) & m->hmask; m->hash[j]; j = (j + 1) & m->hmask) {
+        uint32_t want = mshr_slot(m, m->e[m->hash[j] - 1].line);
+        if (((j - want) & m->hmask) >= ((j - h) & m->hmask)) {
+            m->hash[h] = m->hash[j];
+            h = j;
+        }
+    }
+    m->hash[h] = 0;
+    e->valid = false;
+    m->free[m->n - m->used--] = (uint32_t)i;
+    return e->head;
+}
+
+mem_l2 *mem_l2_new(const gpu_config *cfg)
+{
+    mem_l2 *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    const gpu_cache_config *c = &cfg->l2;
+    bool unl = cfg->unlimited_mem;
+    s->line = c->line_bytes ? c->line_bytes : 128;
+    s->latency = c->hit_latency;
+    s->perfect = cfg->perfect_l2;
+    uint32_t q = unl ? L2_UNLIMITED_QUEUE : cfg->l2_queue ? cfg->l2_queue : 1;
+    uint32_t n = c->mshr_entries ? c->mshr_entries : 1;
+    if (n > (1u << 24)) n = 1u << 24;
+    uint32_t merge = c->mshr_merge ? c->mshr_merge : 1;
+    if (unl) {
+        if (n < L2_UNLIMITED_MSHR) n = L2_UNLIMITED_MSHR;
+        if (merge < L2_UNLIMITED_MERGE) merge = L2_UNLIMITED_MERGE;
+    }
+    /* the reply pipe holds what `latency` cycles of accesses and fills
+       produce, plus one more queue's worth before the slice stalls */
+    uint32_t resp = q + s->latency + 2 * (merge < 64 ? merge : 64);
+    if (mem_cache_init(&s->tags, c->sets ? c->sets : 1, c->ways ? c->ways : 1, s->line)
+        || mshr_init(&s->mshr, n, merge)
+        || ring_init(&s->in, q) || ring_init(&s->fills, q) || ring_init(&s->todram, q)
+        || ring_init(&s->resp, resp)) {
+        mem_l2_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void mem_l2_free(mem_l2 *s)
+{
+    if (!s) return;
+    mem_cache_release(&s->tags);
+    mshr_release(&s->mshr);
+    free(s->in.v);
+    free(s->fills.v);
+    free(s->todram.v);
+    free(s->resp.v);
+    free(s);
+}
+
+bool mem_l2_can_accept(const mem_l2 *s) { return ring_room(&s->in, 1); }
+void mem_l2_push(mem_l2 *s, const mem_req *r) { ring_push(&s->in, r); }
+bool mem_l2_can_fill(const mem_l2 *s) { return ring_room(&s->fills, 1); }
+void mem_l2_fill(mem_l2 *s, const mem_req *r) { ring_push(&s->fills, r); }
+
+/* ------------------------------------------------------------------ */
+/* Lines, replies, write-backs                                         */
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t l2_first(const mem_l2 *s, const mem_req *r)
+{
+    return r->addr / s->line * s->line;
+}
+
+static inline uint32_t l2_nlines(const mem_l2 *s, const mem_req *r)
+{
+    uint64_t last = (r->addr + (r->bytes ? r->bytes : 1) - 1) / s->line * s->line;
+    return (uint32_t)((last - l2_first(s, r)) / s->line) + 1;
+}
+
+static void l2_reply(mem_l2 *s, const mem_req *r, uint64_t now)
+{
+    mem_req rep = *r;
+    rep.ready = now + s->latency;
+    ring_push(&s->resp, &rep);
+}
+
+/* Install `n` lines from `first`; dirty victims become DRAM writes (the
+   caller made room for `n` of them). */
+static void l2_install(mem_l2 *s, uint64_t first, uint32_t n, bool dirty, const mem_req *by)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t a = first + (uint64_t)k * s->line;
+        int64_t idx = mem_cache_probe(&s->tags, a);
+        mem_cache_line old;
+        if (idx < 0 && mem_cache_fill(&s->tags, a, by->warp, &idx, &old)) {
+            s->st.evictions++;
+            if (old.dirty) {
+                s->st.writebacks++;
+                mem_req wb = { .addr = old.tag * s->line, .bytes = s->line, .kind = MEM_WRITE,
+                               .src = by->src, .sm = UINT16_MAX, .id = UINT32_MAX,
+                               .warp = UINT32_MAX, .warp_uid = UINT64_MAX, .sent = by->sent,
+                               .seq = by->seq };
+                ring_push(&s->todram, &wb);
+            }
+        } else {
+            mem_cache_touch(&s->tags, idx, by->warp);
+        }
+        if (dirty) s->tags.lines[idx].dirty = true;
+    }
+}
+
+static bool l2_all_present(mem_l2 *s, uint64_t first, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (mem_cache_probe(&s->tags, first + (uint64_t)k * s->line) < 0) return false;
+    return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The cycle                                                           */
+/* ------------------------------------------------------------------ */
+
+static void l2_account(mem_l2 *s, uint64_t now)
+{
+    if (now > s->last_acct) {
+        s->st.mshr_occupancy_sum += (uint64_t)s->mshr.used * (now - s->last_acct);
+        s->last_acct = now;
+    }
+}
+
+/* Data for an MSHR came back: install, answer every waiter (the reply
+   pipe takes them all at once, or the fill waits). */
+static void l2_do_fill(mem_l2 *s, uint64_t now)
+{
+    l2_mshrs *m = &s->mshr;
+    const mem_req *f = ring_head(&s->fills);
+    int i = (int)f->id;
+    if (f->id >= m->n || !m->e[i].valid || m->e[i].line != l2_first(s, f)) {
+        ring_pop(&s->fills);        /* not ours (cannot happen): drop */
+        return;
+    }
+    uint32_t nl = l2_nlines(s, f);
+    if (!ring_room(&s->resp, m->e[i].nwait) || !ring_room(&s->todram, nl)) return;
+    mem_req fill = *f;
+    ring_pop(&s->fills);
+    uint32_t head = mshr_free(m, i);
+    bool dirty = false;
+    for (uint32_t k = head; k != L2_NIL; k = m->w[k].next) dirty |= m->w[k].r.kind != MEM_READ;
+    l2_install(s, l2_first(s, &fill), nl, dirty, head != L2_NIL ? &m->w[head].r : &fill);
+    uint32_t k = head;
+    while (k != L2_NIL) {
+        uint32_t next = m->w[k].next;
+        l2_reply(s, &m->w[k].r, now);
+        m->w[k].next = m->wfree;
+        m->wfree = k;
+        k = next;
+    }
+}
+
+/* The input queue's head: true when it was consumed. */
+static bool l2_do_access(mem_l2 *s, uint64_t now)
+{
+    l2_mshrs *m = &s->mshr;
+    const mem_req *r = ring_head(&s->in);
+    if (!ring_room(&s->resp, 1)) return false;         /* replies are not leaving */
+    if (s->perfect) {
+        s->st.accesses++;
+        s->st.hits++;
+        l2_reply(s, r, now);
+        return true;
+    }
+    uint64_t first = l2_first(s, r);
+    uint32_t nl = l2_nlines(s, r);
+    int i = mshr_find(m, first);
+    if (i >= 0) {                                       /* line on its way: join it */
+        if (m->e[i].nwait >= m->merge || !mshr_wait(m, i, r)) {
+            s->st.reservation_fails++;
+            return false;
+        }
+        s->st.accesses++;
+        s->st.misses++;
+        s->st.merges++;
+        return true;
+    }
+    if (l2_all_present(s, first, nl)) {
+        l2_install(s, first, nl, r->kind != MEM_READ, r);   /* touches, maybe dirties */
+        s->st.accesses++;
+        s->st.hits++;
+        l2_reply(s, r, now);
+        return true;
+    }
+    if (r->kind == MEM_WRITE) {                         /* allocate dirty, no fetch */
+        if (!ring_room(&s->todram, nl)) { s->st.reservation_fails++; return false; }
+        l2_install(s, first, nl, true, r);
+        s->st.accesses++;
+        s->st.misses++;
+        l2_reply(s, r, now);
+        return true;
+    }
+    if (m->used >= m->n || !ring_room(&s->todram, 1)) {
+        s->st.reservation_fails++;
+        return false;
+    }
+    i = mshr_alloc(m, first);
+    if (!mshr_wait(m, i, r)) {
+        mshr_free(m, i);
+        s->st.reservation_fails++;
+        return false;
+    }
+    mem_req d = *r;
+    d.addr = first;
+    d.bytes = nl * s->line;
+    d.kind = MEM_READ;
+    d.id = (uint32_t)i;
+    ring_push(&s->todram, &d);
+    s->st.accesses++;
+    s->st.misses++;
+    return true;
+}
+
+void mem_l2_tick(mem_l2 *s, uint64_t now)
+{
+    l2_account(s, now);
+    if (s->in.n == s->in.cap) s->input_full++;
+    if (s->fills.n) l2_do_fill(s, now);
+    if (s->in.n && l2_do_access(s, now)) ring_pop(&s->in);
+}
+
+/* ------------------------------------------------------------------ */
+/* Outputs and queries                                                 */
+/* ------------------------------------------------------------------ */
+
+const mem_req *mem_l2_reply_head(const mem_l2 *s, uint64_t now)
+{
+    if (!s->resp.n || ring_head(&s->resp)->ready > now) return NULL;
+    return ring_head(&s->resp);
+}
+
+void mem_l2_reply_pop(mem_l2 *s) { ring_pop(&s->resp); }
+const mem_req *mem_l2_dram_head(const mem_l2 *s) { return s->todram.n ? ring_head(&s->todram) : NULL; }
+void mem_l2_dram_pop(mem_l2 *s) { ring_pop(&s->todram); }
+
+bool mem_l2_needs_tick(const mem_l2 *s) { return s->in.n || s->fills.n; }
+
+bool mem_l2_busy(const mem_l2 *s)
+{
+    return s->in.n || s->fills.n || s->todram.n || s->resp.n || s->mshr.used;
+}
+
+uint32_t mem_l2_mshr_used(const mem_l2 *s) { return s->mshr.used; }
+uint32_t mem_l2_input_len(const mem_l2 *s) { return s->in.n; }
+
+void mem_l2_get_stats(const mem_l2 *s, uint64_t now, gpu_cache_stats *out, uint64_t *input_full)
+{
+    *out = s->st;
+    if (now > s->last_acct) out->mshr_occupancy_sum += (uint64_t)s->mshr.used * (now - s->last_acct);
+    *input_full = s->input_full;
+}
+
+bool mem_l2_holds(const mem_l2 *s, uint64_t addr)
+{
+    return s->perfect || mem_cache_probe(&s->tags, addr) >= 0;
+}

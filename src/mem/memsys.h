@@ -1,0 +1,79 @@
+/*
+** memsys.h -- the memory system below the SMs' L1s (memory_model "full"):
+** request network -> L2 slices (one per sub-partition) -> DRAM controllers
+** (one per channel) -> L2 -> reply network, each unit on its own clock
+** (gpu_clocks: interconnect, L2, DRAM), behind the mem_port interface.
+**
+** It also defines mem_lower, the small interface through which the GPU
+** drives whatever is below the L1s (this, or the simple backend).
+*/
+#ifndef WS_MEM_MEMSYS_H
+#define WS_MEM_MEMSYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "mem_port.h"
+#include "../gpu/config.h"
+#include "../gpu/stats.h"
+
+/*
+** What the GPU asks of the memory below the L1s.  Cycles are core cycles.
+** The GPU, each core cycle c: takes every reply due (recv), ticks the SMs
+** (they send through port(sm)), then calls advance(c + 1), which runs the
+** memory's own clocks through the end of cycle c.  To skip idle cycles it
+** calls run_until(c + 1, limit) instead of stepping: the memory runs cycle
+** by cycle as advance would, and stops at the first cycle at which an SM
+** could notice a change (a reply to receive, room for a refused send),
+** or at `limit`; it returns that cycle.  Runs with and without skipping
+** are therefore identical.
+*/
+typedef struct mem_lower {
+    void *impl;
+    /* the port SM `sm` sends through (sends fill mem_req.sent and .seq) */
+    mem_port (*port)(void *impl, uint32_t sm);
+    /* one reply for any SM due at `cycle`, false when none */
+    bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
+    void (*advance)(void *impl, uint64_t cycle);
+    uint64_t (*run_until)(void *impl, uint64_t cycle, uint64_t limit);
+    /* requests from the SMs not yet answered */
+    uint32_t (*in_flight)(const void *impl);
+    /* a send was refused since the last advance (a full queue) */
+    bool (*refusing)(const void *impl);
+    /* `n` skipped cycles in which `waiting` L1 queues were refused each cycle */
+    void (*skipped)(void *impl, uint64_t n, uint32_t waiting);
+    /* cumulative counters (the GPU subtracts a snapshot per kernel) */
+    void (*stats)(const void *impl, gpu_mem_stats *out);
+    /* new kernel: per-kernel maxima restart */
+    void (*begin_kernel)(void *impl);
+    /* one-paragraph state description for deadlock dumps */
+    void (*dump)(const void *impl, char *buf, size_t len);
+    void (*free)(void *impl);
+} mem_lower;
+
+typedef struct mem_sys mem_sys;
+
+/* The memory system for `nsm` SMs.  `info` is handed to the DRAM
+   schedulers (warp progress).  NULL with a message on a bad configuration
+   (address map, scheduler name or parameters) or out of memory. */
+mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, mem_warp_info info,
+                     char *err, size_t errlen);
+void mem_sys_free(mem_sys *ms);
+/* Its mem_lower view (valid while ms lives; free through it or directly). */
+mem_lower mem_sys_lower(mem_sys *ms);
+
+/* The same operations, directly (unit tests). */
+mem_port mem_sys_port(mem_sys *ms, uint32_t sm);
+bool mem_sys_recv(mem_sys *ms, uint64_t cycle, mem_req *out);
+void mem_sys_advance(mem_sys *ms, uint64_t cycle);
+uint64_t mem_sys_run_until(mem_sys *ms, uint64_t cycle, uint64_t limit);
+uint32_t mem_sys_in_flight(const mem_sys *ms);
+void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *out);
+/* Which slice (global sub-partition index) serves `addr`. */
+uint32_t mem_sys_slice_of(const mem_sys *ms, uint64_t addr);
+uint32_t mem_sys_n_slices(const mem_sys *ms);
+/* Field by field difference a - b of cumulative counters (per kernel);
+   maxima and machine constants are taken from `a`. */
+void mem_sys_stats_diff(gpu_mem_stats *out, const gpu_mem_stats *a, const gpu_mem_stats *b);
+
+#endif /* WS_MEM_MEMSYS_H */

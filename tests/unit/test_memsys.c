@@ -1,0 +1,318 @@
+/*
+** test_memsys.c -- the full memory system (mem/memsys.c) on its own:
+** one request through the port comes back after interconnect + L2 +
+** DRAM, a second to the same line hits in L2 and is faster; routing
+** spreads lines over every slice and keeps a slice inside its channel;
+** clock domains tick at their own rates; idealised modes (perfect L2,
+** fixed-latency DRAM); a refused send becomes visible to run_until when
+** room frees; running ahead equals stepping.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "mem/memsys.h"
+
+static void cfg_full(gpu_config *c)
+{
+    gpu_config_defaults(c);
+    snprintf(c->memory_model, sizeof c->memory_model, "full");
+    c->core_mhz = c->icnt_mhz = c->l2_mhz = c->dram_mhz = 1000;
+    c->n_mem = 2;
+    c->n_sub_per_mem = 2;
+    c->perfect_l2 = c->unlimited_mem = false;
+    c->dram_fixed_latency = 0;
+}
+
+static mem_sys *make(const gpu_config *c, uint32_t nsm)
+{
+    char err[512];
+    mem_sys *ms = mem_sys_new(c, nsm, (mem_warp_info){ 0 }, err, sizeof err);
+    if (!ms) fail_msg("mem_sys_new: %s", err);
+    return ms;
+}
+
+/* Step core cycles until a reply arrives; its cycle, or 0 on timeout. */
+static uint64_t wait_reply(mem_sys *ms, uint64_t *cycle, mem_req *out)
+{
+    for (uint64_t end = *cycle + 100000; *cycle < end;) {
+        if (mem_sys_recv(ms, *cycle, out)) return *cycle;
+        ++*cycle;
+        mem_sys_advance(ms, *cycle);
+    }
+    return 0;
+}
+
+static mem_req rd(uint64_t addr, uint16_t sm)
+{
+    return (mem_req){ .addr = addr, .bytes = 128, .kind = MEM_READ, .sm = sm, .id = 5 };
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    mem_sys *ms = make(&c, 2);
+    mem_port p = mem_sys_port(ms, 1);
+    mem_req r = rd(0x12300 & ~127ull, 1), got;
+    uint64_t cyc = 10;
+    mem_sys_advance(ms, cyc);
+    assert_true(p.send(p.impl, &r, cyc));
+    assert_int_equal(mem_sys_in_flight(ms), 1);
+    mem_sys_advance(ms, ++cyc);
+    uint64_t t1 = wait_reply(ms, &cyc, &got);
+    assert_true(t1 > 0);
+    assert_int_equal(got.id, 5);
+    assert_int_equal(got.sm, 1);
+    assert_int_equal(got.addr, r.addr);
+    uint64_t miss_lat = t1 - 10;
+    /* at least both networks, the L2 latency and a DRAM row miss */
+    assert_true(miss_lat > 2 * c.icnt_latency + c.l2.hit_latency + c.tRCD + c.tCL);
+    assert_int_equal(mem_sys_in_flight(ms), 0);
+    /* same line again: an L2 hit, no DRAM */
+    uint64_t t0 = cyc;
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    uint64_t t2 = wait_reply(ms, &cyc, &got);
+    uint64_t hit_lat = t2 - t0;
+    assert_true(hit_lat < miss_lat);
+    assert_true(hit_lat >= c.l2.hit_latency + 2 * c.icnt_latency);
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.l2.accesses, 2);
+    assert_int_equal(st.l2.misses, 1);
+    assert_int_equal(st.l2.hits, 1);
+    assert_int_equal(st.dram_reads, 1);
+    assert_int_equal(st.rt_count, 2);
+    assert_int_equal(st.rt_sum, miss_lat + hit_lat);
+    assert_int_equal(st.rt_max, miss_lat);
+    uint64_t hist = 0;
+    for (int b = 0; b < GPU_RT_BUCKETS; b++) hist += st.rt_hist[b];
+    assert_int_equal(hist, 2);
+    int b = 0;
+    while ((2ull << b) <= miss_lat) b++;
+    assert_true(st.rt_hist[b] >= 1);
+    assert_int_equal(st.icnt_req_packets, 2);
+    assert_int_equal(st.icnt_rep_packets, 2);
+    /* a 128-byte reply is 5 flits of 32 bytes (8-byte header) */
+    assert_int_equal(st.icnt_rep_flits, 2 * ((128 + 8 + c.icnt_flit_bytes - 1) / c.icnt_flit_bytes));
+    assert_int_equal(st.n_slices, 4);
+    assert_int_equal(st.n_channels, 2);
+    mem_sys_free(ms);
+}
+
+/* consecutive lines land on every slice; a slice belongs to one channel */
+static void test_routing(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.n_mem = 6;
+    mem_sys *ms = make(&c, 1);
+    uint32_t hits[12] = { 0 };
+    for (uint64_t a = 0; a < (1u << 20); a += 128) {
+        uint32_t s = mem_sys_slice_of(ms, a);
+        assert_true(s < 12);
+        hits[s]++;
+    }
+    for (int s = 0; s < 12; s++) assert_true(hits[s] > 8192 / 12 / 2);
+    mem_sys_free(ms);
+}
+
+/* writes are acknowledged; stats of the DRAM and L2 see them */
+static void test_write_ack(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    mem_sys *ms = make(&c, 1);
+    mem_port p = mem_sys_port(ms, 0);
+    mem_req w = { .addr = 0x4000, .bytes = 128, .kind = MEM_WRITE, .sm = 0 }, got;
+    uint64_t cyc = 0;
+    assert_true(p.send(p.impl, &w, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    assert_int_equal(got.kind, MEM_WRITE);
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.rt_count, 0);        /* round trips are of reads and atomics */
+    assert_int_equal(st.l2.accesses, 1);
+    assert_int_equal(st.dram_reads, 0);      /* write-allocate without a fetch */
+    mem_sys_free(ms);
+}
+
+/* every domain ticks at its own rate over any run */
+static void test_clock_domains(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.core_mhz = 700;
+    c.icnt_mhz = 1400;
+    c.l2_mhz = 350;
+    c.dram_mhz = 924;
+    mem_sys *ms = make(&c, 1);
+    mem_port p = mem_sys_port(ms, 0);
+    mem_req r = rd(0x80000, 0), got;
+    uint64_t cyc = 0;
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    mem_sys_advance(ms, 7000);
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.icnt_cycles, 14000);
+    assert_int_equal(st.l2_cycles, 3500);
+    assert_int_equal(st.dram_cycles, 9240);
+    mem_sys_free(ms);
+}
+
+static uint64_t one_read_latency(const gpu_config *c, uint64_t addr)
+{
+    mem_sys *ms = make(c, 1);
+    mem_port p = mem_sys_port(ms, 0);
+    mem_req r = rd(addr, 0), got;
+    uint64_t cyc = 0;
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    uint64_t t = wait_reply(ms, &cyc, &got);
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    if (c->perfect_l2) assert_int_equal(st.dram_reads, 0);
+    mem_sys_free(ms);
+    return t;
+}
+
+static void test_ideal_modes(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    uint64_t real = one_read_latency(&c, 0x777780);
+    c.perfect_l2 = true;
+    uint64_t perfect = one_read_latency(&c, 0x777780);
+    c.perfect_l2 = false;
+    c.dram_fixed_latency = 300;
+    uint64_t fixed = one_read_latency(&c, 0x777780);
+    assert_true(perfect > 0 && perfect < real);
+    assert_true(fixed > real);
+    assert_true(fixed - perfect >= 300);
+}
+
+/* a full input buffer refuses the SM; run_until stops when it frees */
+static void test_refusal_visible(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.icnt_in_buffer = 5;          /* one write packet */
+    mem_sys *ms = make(&c, 1);
+    mem_port p = mem_sys_port(ms, 0);
+    mem_req w = { .addr = 0x4000, .bytes = 128, .kind = MEM_WRITE, .sm = 0 };
+    uint64_t cyc = 0;
+    assert_true(p.send(p.impl, &w, cyc));
+    w.addr += 128;
+    assert_false(p.send(p.impl, &w, cyc));     /* 10 flits do not fit in 5 */
+    mem_lower low = mem_sys_lower(ms);
+    assert_true(low.refusing(ms));
+    uint64_t t = mem_sys_run_until(ms, 1, 1000);
+    assert_true(t > 1 && t < 1000);
+    assert_true(p.send(p.impl, &w, t));
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.icnt_req_inject_stalls, 1);
+    low.skipped(ms, 10, 2);
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.icnt_req_inject_stalls, 21);
+    mem_sys_free(ms);
+}
+
+/* running ahead to the next visible event equals stepping cycle by cycle */
+static void test_run_until_equals_stepping(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.core_mhz = 700;
+    c.dram_mhz = 924;
+    c.icnt_mhz = 800;
+    gpu_mem_stats st[2];
+    uint64_t times[2][16];
+    for (int mode = 0; mode < 2; mode++) {
+        mem_sys *ms = make(&c, 2);
+        uint64_t cyc = 0;
+        for (uint32_t i = 0; i < 16; i++) {
+            mem_port p = mem_sys_port(ms, i % 2);
+            mem_req r = rd(0x100000 + (uint64_t)i * 4096 * 3, i % 2);
+            assert_true(p.send(p.impl, &r, cyc));
+        }
+        mem_sys_advance(ms, ++cyc);
+        uint32_t got = 0;
+        while (got < 16 && cyc < 100000) {
+            mem_req out;
+            while (mem_sys_recv(ms, cyc, &out)) times[mode][got++] = cyc;
+            cyc++;
+            if (mode == 0) mem_sys_advance(ms, cyc);
+            else cyc = mem_sys_run_until(ms, cyc, 20000);
+        }
+        assert_int_equal(got, 16);
+        mem_sys_advance(ms, 20000);
+        mem_sys_stats(ms, &st[mode]);
+        mem_sys_free(ms);
+    }
+    assert_memory_equal(times[0], times[1], sizeof times[0]);
+    assert_memory_equal(&st[0], &st[1], sizeof st[0]);
+}
+
+static void test_stats_diff(void **state)
+{
+    (void)state;
+    gpu_mem_stats a, b, d;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.l2.hits = 10; b.l2.hits = 4;
+    a.rt_hist[3] = 7; b.rt_hist[3] = 2;
+    a.rt_max = 99; b.rt_max = 120;
+    a.n_slices = b.n_slices = 12;
+    mem_sys_stats_diff(&d, &a, &b);
+    assert_int_equal(d.l2.hits, 6);
+    assert_int_equal(d.rt_hist[3], 5);
+    assert_int_equal(d.rt_max, 99);
+    assert_int_equal(d.n_slices, 12);
+}
+
+static void test_bad_config(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    snprintf(c.dram_scheduler, sizeof c.dram_scheduler, "nosuch");
+    char err[512] = "";
+    assert_null(mem_sys_new(&c, 1, (mem_warp_info){ 0 }, err, sizeof err));
+    assert_non_null(strstr(err, "nosuch"));
+    cfg_full(&c);
+    snprintf(c.dram_addr_map, sizeof c.dram_addr_map, "XYZ");
+    err[0] = '\0';
+    assert_null(mem_sys_new(&c, 1, (mem_warp_info){ 0 }, err, sizeof err));
+    assert_true(err[0] != '\0');
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_routing),
+        cmocka_unit_test(test_write_ack),
+        cmocka_unit_test(test_clock_domains),
+        cmocka_unit_test(test_ideal_modes),
+        cmocka_unit_test(test_refusal_visible),
+        cmocka_unit_test(test_run_until_equals_stepping),
+        cmocka_unit_test(test_stats_diff),
+        cmocka_unit_test(test_bad_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
