@@ -86,4 +86,30 @@ typedef struct bench_outcome {
 int bench_run_program(const bench_entry *e, const char *bin, int size, const char *seed_arg,
                       char *const *exec_opts, bool echo, bench_outcome *out);
 
+/* ------------------------------------------------------------------ */
+/* One benchmark on the timing model (bench_timing.c)                  */
+/* ------------------------------------------------------------------ */
+
+#define BENCH_TIMING_MAX_SETS 16
+
+typedef struct bench_timing_req {
+    const char *cmd;          /* command name for messages */
+    const char *config;       /* preset or file; NULL = gtx480 */
+    const char *sets[BENCH_TIMING_MAX_SETS];   /* "key=value" overrides */
+    int nsets;
+    int size;                 /* BENCH_TINY, ... */
+    const char *bin_dir;      /* NULL = the build's bench-bin */
+    bool rebuild;
+} bench_timing_req;
+
+typedef struct bench_timing {
+    uint64_t thread_insns, cycles, l1d_accesses, l1d_hits;
+    double seconds;           /* wall clock of the whole program run */
+} bench_timing;
+
+/* Build if needed, run `e` on the timing model with `q`'s configuration,
+   require PASS, and read the totals. 0, or -1 after printing why. */
+int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
+                     const bench_entry *e, bench_timing *t);
+
 #endif /* WS_CLI_BENCH_H */

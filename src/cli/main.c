@@ -15,6 +15,8 @@ typedef struct cli_command {
 } cli_command;
 
 static const cli_command commands[] = {
+    {"compare", cli_cmd_compare, "[--config NAME|FILE] [--schedulers a,b] [--size S] [NAME...]",
+     "the main job: warp schedulers compared on bundled benchmarks (timing model)"},
     {"check", cli_cmd_check, "FILE.ptx [--list]",
      "parse a PTX file; list kernels, params, registers, shared memory, directives"},
     {"kernels", cli_cmd_kernels, "FILE.ptx",

@@ -1,0 +1,80 @@
+/*
+** bench_timing.c -- run one bundled benchmark on the timing model and read
+** its totals back: the step `warpsim timing-bench` and `warpsim compare`
+** share.  The program is built if needed (bench_exec.c), run through the
+** exec machinery with `--config`, the `--set` overrides and
+** `--stats-json` into a temporary file, and must verify (PASS).
+*/
+#include "cli.h"
+#include "cli_bench.h"
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The "total" object of a `warpsim exec --stats-json` file. */
+static int read_totals(const char *path, bench_timing *t)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    json_t *tot = root ? json_object_get(root, "total") : NULL;
+    json_t *ti = tot ? json_object_get(tot, "thread_insns") : NULL;
+    json_t *cy = tot ? json_object_get(tot, "cycles") : NULL;
+    json_t *acc = tot ? json_object_get(tot, "l1d_accesses") : NULL;
+    json_t *hit = tot ? json_object_get(tot, "l1d_hits") : NULL;
+    int rc = json_is_integer(ti) && json_is_integer(cy) ? 0 : -1;
+    if (rc == 0) {
+        t->thread_insns = (uint64_t)json_integer_value(ti);
+        t->cycles = (uint64_t)json_integer_value(cy);
+        t->l1d_accesses = json_is_integer(acc) ? (uint64_t)json_integer_value(acc) : 0;
+        t->l1d_hits = json_is_integer(hit) ? (uint64_t)json_integer_value(hit) : 0;
+    }
+    json_decref(root);
+    return rc;
+}
+
+int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
+                     const bench_entry *e, bench_timing *t)
+{
+    char bin[PATH_MAX], json[PATH_MAX];
+    const char *dir = getenv("TMPDIR");
+    memset(t, 0, sizeof *t);
+    if (bench_bin_path(q->bin_dir, e->name, bin, sizeof bin)
+        || bench_build(m, e, bin, q->rebuild, q->cmd))
+        return -1;
+    snprintf(json, sizeof json, "%s/warpsim-timing-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(json);
+    if (fd < 0) {
+        cli_error(q->cmd, "cannot create a temporary file in %s", dir && *dir ? dir : "/tmp");
+        return -1;
+    }
+    close(fd);
+    char *opts[2 * BENCH_TIMING_MAX_SETS + 8];
+    int n = 0;
+    opts[n++] = "--config";
+    opts[n++] = (char *)(q->config ? q->config : "gtx480");
+    for (int i = 0; i < q->nsets && i < BENCH_TIMING_MAX_SETS; i++) {
+        opts[n++] = "--set";
+        opts[n++] = (char *)q->sets[i];
+    }
+    opts[n++] = "--stats-json";
+    opts[n++] = json;
+    opts[n++] = "--quiet";
+    opts[n] = NULL;
+    bench_outcome o;
+    double t0 = cli_now();
+    int rc = bench_run_program(e, bin, q->size, NULL, opts, false, &o);
+    t->seconds = cli_now() - t0;
+    if (rc || o.exit_status != 0 || strncmp(o.verdict, "PASS ", 5) != 0) {
+        cli_error(q->cmd, "%s: %s (exit status %d)", e->name,
+                  o.verdict[0] ? o.verdict : "no PASS line", rc ? -1 : o.exit_status);
+        rc = -1;
+    } else if (read_totals(json, t)) {
+        cli_error(q->cmd, "%s: no statistics in %s", e->name, json);
+        rc = -1;
+    }
+    unlink(json);
+    return rc;
+}

@@ -1,0 +1,241 @@
+/*
+** cmd_compare.c -- `warpsim compare`: the main job.  Runs bundled
+** benchmarks on the timing model under several warp schedulers (default:
+** every registered one) on one machine, checks that each run verifies,
+** and prints per benchmark and scheduler the cycles, the speedup over the
+** first scheduler, and the L1D hit rate, plus the geometric-mean speedup.
+** --json FILE writes the same matrix for plots.
+*/
+#include "cli.h"
+#include "cli_bench.h"
+#include "policy/policy.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMP_MAX_NAMES 64
+#define CMP_MAX_SCHEDS 16
+
+/* A cross-section of the suite: cache-sensitive, streaming and compute
+   kernels, with and without barriers. */
+static const char *const cmp_default_names[] = {
+    "kmeans", "bfs", "spmv", "memcached", "btree", "particlefilter", "mummer",
+    "triad", "transpose", "sgemm", "hotspot", "nbody", "blackscholes", "nw", NULL
+};
+
+static const char cmp_usage[] =
+    "usage: warpsim compare [--config NAME|FILE] [--set key=value]...\n"
+    "                       [--schedulers a,b,...] [--size tiny|small|default]\n"
+    "                       [--json FILE] [--rebuild] [--bench-dir DIR] [--bin-dir DIR]\n"
+    "                       [NAME...]\n"
+    "  Compare warp schedulers on bundled benchmarks (default: a cross-section\n"
+    "  of the suite) on the timing model (default machine gtx480, size tiny).\n"
+    "  Every run must verify (PASS).  Prints, per benchmark and scheduler,\n"
+    "  simulated cycles, speedup over the first scheduler listed, and the L1D\n"
+    "  hit rate; then the geometric-mean speedup.  --schedulers defaults to\n"
+    "  every registered warp scheduler (see `warpsim policies`).  Programs are\n"
+    "  built with nvcc (CUDA 13) when missing, as by `warpsim bench run`.\n"
+    "  Exit status: 0 all ran and verified, 1 a run failed, 2 usage error.\n";
+
+typedef struct cmp_cli {
+    bench_timing_req q;
+    const char *bench_dir, *json;
+    char scheds_buf[512];
+    const char *scheds[CMP_MAX_SCHEDS];
+    int nscheds;
+    const char *names[CMP_MAX_NAMES];
+    int nnames;
+} cmp_cli;
+
+/* Split "a,b,c" into c->scheds; every name must be a registered scheduler. */
+static int cmp_schedulers(cmp_cli *c, const char *list)
+{
+    snprintf(c->scheds_buf, sizeof c->scheds_buf, "%s", list);
+    c->nscheds = 0;
+    for (char *s = strtok(c->scheds_buf, ","); s; s = strtok(NULL, ",")) {
+        if (!ws_find_warp_sched(s)) {
+            char names[256];
+            ws_policy_names(WS_POLICY_WARP_SCHED, names, sizeof names);
+            cli_error("compare", "unknown warp scheduler '%s' (valid: %s)", s, names);
+            return -1;
+        }
+        if (c->nscheds == CMP_MAX_SCHEDS) {
+            cli_error("compare", "too many schedulers (at most %d)", CMP_MAX_SCHEDS);
+            return -1;
+        }
+        c->scheds[c->nscheds++] = s;
+    }
+    if (!c->nscheds) {
+        cli_error("compare", "--schedulers: no scheduler named");
+        return -1;
+    }
+    return 0;
+}
+
+static int cmp_parse(cmp_cli *c, int argc, char **argv)
+{
+    static const cli_opt opts[] = {
+        {"help", false}, {"config", true}, {"set", true}, {"size", true}, {"rebuild", false},
+        {"schedulers", true}, {"json", true}, {"bench-dir", true}, {"bin-dir", true},
+        {NULL, false}};
+    cli_iter it;
+    const char *name, *v;
+    int r;
+    cli_iter_init(&it, argc, argv, opts);
+    while ((r = cli_iter_next(&it, &name, &v)) != CLI_ITER_END) {
+        if (r == CLI_ITER_ERROR) return CLI_EXIT_USAGE;
+        if (r == CLI_ITER_POSITIONAL) {
+            if (c->nnames == CMP_MAX_NAMES) return CLI_EXIT_USAGE;
+            c->names[c->nnames++] = v;
+        } else if (strcmp(name, "help") == 0) {
+            fputs(cmp_usage, stdout);
+            return CLI_EXIT_OK;
+        } else if (strcmp(name, "config") == 0) c->q.config = v;
+        else if (strcmp(name, "bench-dir") == 0) c->bench_dir = v;
+        else if (strcmp(name, "bin-dir") == 0) c->q.bin_dir = v;
+        else if (strcmp(name, "json") == 0) c->json = v;
+        else if (strcmp(name, "rebuild") == 0) c->q.rebuild = true;
+        else if (strcmp(name, "schedulers") == 0) {
+            if (cmp_schedulers(c, v)) return CLI_EXIT_USAGE;
+        } else if (strcmp(name, "set") == 0) {
+            /* one slot stays for warp_scheduler=..., one for the NULL */
+            if (c->q.nsets == BENCH_TIMING_MAX_SETS - 2) {
+                cli_error("compare", "too many --set (at most %d)", BENCH_TIMING_MAX_SETS - 2);
+                return CLI_EXIT_USAGE;
+            }
+            c->q.sets[c->q.nsets++] = v;
+        } else if ((c->q.size = bench_size_index(v)) < 0) {
+            cli_error("compare", "--size '%s': expected tiny, small or default", v);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!c->nscheds)
+        for (int i = 0; ws_warp_scheds[i] && c->nscheds < CMP_MAX_SCHEDS; i++)
+            c->scheds[c->nscheds++] = ws_warp_scheds[i]->name;
+    return -1;
+}
+
+/* Run every benchmark under every scheduler into res[b * nscheds + s];
+   returns the number of failed runs (their cycles stay 0). */
+static int cmp_run_all(cmp_cli *c, const bench_manifest *m, const bench_entry *const *list,
+                       int n, bench_timing *res)
+{
+    char set[128];
+    int failed = 0;
+    c->q.sets[c->q.nsets] = set;        /* the scheduler goes last: it wins */
+    c->q.nsets++;
+    for (int b = 0; b < n; b++) {
+        fprintf(stderr, "compare: %s", list[b]->name);
+        for (int s = 0; s < c->nscheds; s++) {
+            snprintf(set, sizeof set, "warp_scheduler=%s", c->scheds[s]);
+            fprintf(stderr, " %s", c->scheds[s]);
+            if (bench_timing_run(&c->q, m, list[b], &res[b * c->nscheds + s])) failed++;
+        }
+        fputc('\n', stderr);
+    }
+    c->q.nsets--;
+    return failed;
+}
+
+static double hit_rate(const bench_timing *t)
+{
+    return t->l1d_accesses ? (double)t->l1d_hits / (double)t->l1d_accesses : 0.0;
+}
+
+static void cmp_print(const cmp_cli *c, const bench_entry *const *list, int n,
+                      const bench_timing *res)
+{
+    printf("warpsim compare: warp schedulers on %s, size %s\n",
+           c->q.config ? c->q.config : "gtx480", bench_size_names[c->q.size]);
+    printf("per scheduler: simulated cycles, speedup over %s, L1D hit rate\n\n", c->scheds[0]);
+    printf("%-15s", "benchmark");
+    for (int s = 0; s < c->nscheds; s++) printf(" %24s", c->scheds[s]);
+    printf("\n");
+    double logsum[CMP_MAX_SCHEDS] = { 0 };
+    int counted = 0;
+    for (int b = 0; b < n; b++) {
+        const bench_timing *row = &res[b * c->nscheds];
+        bool complete = true;
+        printf("%-15s", list[b]->name);
+        for (int s = 0; s < c->nscheds; s++) {
+            if (!row[s].cycles) { printf(" %24s", "failed"); complete = false; continue; }
+            double sp = row[0].cycles ? (double)row[0].cycles / (double)row[s].cycles : 0.0;
+            printf(" %12" PRIu64 " %5.2fx %4.2f", row[s].cycles, sp, hit_rate(&row[s]));
+        }
+        printf("\n");
+        if (!complete) continue;
+        counted++;
+        for (int s = 0; s < c->nscheds; s++)
+            logsum[s] += log((double)row[0].cycles / (double)row[s].cycles);
+    }
+    printf("%-15s", "geomean");
+    for (int s = 0; s < c->nscheds; s++)
+        printf(" %18.3fx%s", counted ? exp(logsum[s] / counted) : 0.0,
+               s + 1 < c->nscheds ? "     " : "");
+    printf("\n");
+}
+
+/* The matrix as JSON: {config, size, schedulers[], benchmarks: {name: {sched: {...}}}} */
+static int cmp_write_json(const cmp_cli *c, const bench_entry *const *list, int n,
+                          const bench_timing *res)
+{
+    FILE *f = fopen(c->json, "w");
+    if (!f) {
+        cli_error("compare", "cannot write %s", c->json);
+        return -1;
+    }
+    fprintf(f, "{\n  \"config\": \"%s\",\n  \"size\": \"%s\",\n  \"schedulers\": [",
+            c->q.config ? c->q.config : "gtx480", bench_size_names[c->q.size]);
+    for (int s = 0; s < c->nscheds; s++) fprintf(f, "%s\"%s\"", s ? ", " : "", c->scheds[s]);
+    fprintf(f, "],\n  \"benchmarks\": {\n");
+    for (int b = 0; b < n; b++) {
+        fprintf(f, "    \"%s\": {", list[b]->name);
+        for (int s = 0; s < c->nscheds; s++) {
+            const bench_timing *t = &res[b * c->nscheds + s];
+            fprintf(f, "%s\n      \"%s\": {\"cycles\": %" PRIu64 ", \"thread_insns\": %" PRIu64
+                    ", \"l1d_accesses\": %" PRIu64 ", \"l1d_hits\": %" PRIu64 "}",
+                    s ? "," : "", c->scheds[s], t->cycles, t->thread_insns, t->l1d_accesses,
+                    t->l1d_hits);
+        }
+        fprintf(f, "\n    }%s\n", b + 1 < n ? "," : "");
+    }
+    fprintf(f, "  }\n}\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+int cli_cmd_compare(int argc, char **argv)
+{
+    cmp_cli c = { .q = { .cmd = "compare", .size = BENCH_TINY } };
+    int rc = cmp_parse(&c, argc, argv);
+    if (rc >= 0) return rc;
+    char warn[2048], err[2048];
+    c.q.sets[c.q.nsets] = NULL;
+    if (ws_config_check(c.q.config, c.q.sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
+        cli_error("compare", "%s", err);
+        return CLI_EXIT_USAGE;
+    }
+    bench_manifest m;
+    if (bench_manifest_load(&m, c.bench_dir, "compare")) return CLI_EXIT_FAIL;
+    const bench_entry *list[CMP_MAX_NAMES];
+    int n = 0;
+    for (int i = 0; i < c.nnames; i++)
+        if (!(list[n++] = bench_find(&m, c.names[i], "compare"))) {
+            bench_manifest_free(&m);
+            return CLI_EXIT_USAGE;
+        }
+    for (int i = 0; !c.nnames && cmp_default_names[i]; i++)
+        if ((list[n] = bench_find(&m, cmp_default_names[i], "compare"))) n++;
+    bench_timing *res = calloc((size_t)n * (size_t)c.nscheds + 1, sizeof *res);
+    if (!res) {
+        bench_manifest_free(&m);
+        return CLI_EXIT_FAIL;
+    }
+    int failed = cmp_run_all(&c, &m, list, n, res);
+    cmp_print(&c, list, n, res);
+    if (c.json && cmp_write_json(&c, list, n, res)) failed++;
+    free(res);
+    bench_manifest_free(&m);
+    return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
