@@ -78,3 +78,28 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
     unlink(json);
     return rc;
 }
+
+int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
+                        const char *value, int max_sets, bool allow_default_size)
+{
+    if (strcmp(name, "config") == 0) q->config = value;
+    else if (strcmp(name, "bench-dir") == 0) *bench_dir = value;
+    else if (strcmp(name, "bin-dir") == 0) q->bin_dir = value;
+    else if (strcmp(name, "rebuild") == 0) q->rebuild = true;
+    else if (strcmp(name, "set") == 0) {
+        if (q->nsets >= max_sets) {
+            cli_error(q->cmd, "too many --set (at most %d)", max_sets);
+            return -1;
+        }
+        q->sets[q->nsets++] = value;
+    } else if (strcmp(name, "size") == 0) {
+        q->size = bench_size_index(value);
+        if (q->size < 0 || (!allow_default_size && q->size == BENCH_DEFAULT)) {
+            cli_error(q->cmd, "--size '%s': expected tiny, small%s", value,
+                      allow_default_size ? " or default" : "");
+            return -1;
+        }
+    } else
+        return 0;
+    return 1;
+}

@@ -111,5 +111,11 @@ typedef struct bench_timing {
    require PASS, and read the totals. 0, or -1 after printing why. */
 int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
                      const bench_entry *e, bench_timing *t);
+/* Take one of the options every command that runs benchmarks on the timing
+   model shares: --config --set --size --rebuild --bin-dir, and --bench-dir
+   into *bench_dir.  At most `max_sets` --set. 1 = taken, 0 = not one of
+   them, -1 = bad value (message printed). */
+int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
+                        const char *value, int max_sets, bool allow_default_size);
 
 #endif /* WS_CLI_BENCH_H */

@@ -92,22 +92,12 @@ static int cmp_parse(cmp_cli *c, int argc, char **argv)
         } else if (strcmp(name, "help") == 0) {
             fputs(cmp_usage, stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(name, "config") == 0) c->q.config = v;
-        else if (strcmp(name, "bench-dir") == 0) c->bench_dir = v;
-        else if (strcmp(name, "bin-dir") == 0) c->q.bin_dir = v;
-        else if (strcmp(name, "json") == 0) c->json = v;
-        else if (strcmp(name, "rebuild") == 0) c->q.rebuild = true;
+        } else if (strcmp(name, "json") == 0) c->json = v;
         else if (strcmp(name, "schedulers") == 0) {
             if (cmp_schedulers(c, v)) return CLI_EXIT_USAGE;
-        } else if (strcmp(name, "set") == 0) {
-            /* one slot stays for warp_scheduler=..., one for the NULL */
-            if (c->q.nsets == BENCH_TIMING_MAX_SETS - 2) {
-                cli_error("compare", "too many --set (at most %d)", BENCH_TIMING_MAX_SETS - 2);
-                return CLI_EXIT_USAGE;
-            }
-            c->q.sets[c->q.nsets++] = v;
-        } else if ((c->q.size = bench_size_index(v)) < 0) {
-            cli_error("compare", "--size '%s': expected tiny, small or default", v);
+        } else if ((r = bench_timing_option(&c->q, &c->bench_dir, name, v,
+                                            BENCH_TIMING_MAX_SETS - 2, true)) <= 0) {
+            /* one --set slot stays for warp_scheduler=..., one for the NULL */
             return CLI_EXIT_USAGE;
         }
     }
@@ -127,13 +117,12 @@ static int cmp_run_all(cmp_cli *c, const bench_manifest *m, const bench_entry *c
     c->q.sets[c->q.nsets] = set;        /* the scheduler goes last: it wins */
     c->q.nsets++;
     for (int b = 0; b < n; b++) {
-        fprintf(stderr, "compare: %s", list[b]->name);
+        fprintf(stderr, "compare: %s (%d of %d) under %d schedulers\n", list[b]->name, b + 1,
+                n, c->nscheds);
         for (int s = 0; s < c->nscheds; s++) {
             snprintf(set, sizeof set, "warp_scheduler=%s", c->scheds[s]);
-            fprintf(stderr, " %s", c->scheds[s]);
             if (bench_timing_run(&c->q, m, list[b], &res[b * c->nscheds + s])) failed++;
         }
-        fputc('\n', stderr);
     }
     c->q.nsets--;
     return failed;

@@ -50,19 +50,9 @@ static int tb_parse(tb_cli *c, int argc, char **argv)
         } else if (strcmp(name, "help") == 0) {
             fputs(tb_usage, stdout);
             return CLI_EXIT_OK;
-        } else if (strcmp(name, "config") == 0) c->q.config = v;
-        else if (strcmp(name, "bench-dir") == 0) c->bench_dir = v;
-        else if (strcmp(name, "bin-dir") == 0) c->q.bin_dir = v;
-        else if (strcmp(name, "rebuild") == 0) c->q.rebuild = true;
-        else if (strcmp(name, "set") == 0) {
-            if (c->q.nsets == BENCH_TIMING_MAX_SETS - 1) {
-                cli_error("timing-bench", "too many --set (at most %d)", BENCH_TIMING_MAX_SETS - 1);
-                return CLI_EXIT_USAGE;
-            }
-            c->q.sets[c->q.nsets++] = v;
-        } else if ((c->q.size = bench_size_index(v)) < 0 || c->q.size == BENCH_DEFAULT) {
-            cli_error("timing-bench", "--size '%s': expected tiny or small", v);
-            return CLI_EXIT_USAGE;
+        } else if ((r = bench_timing_option(&c->q, &c->bench_dir, name, v,
+                                            BENCH_TIMING_MAX_SETS - 1, false)) <= 0) {
+            return CLI_EXIT_USAGE;   /* 0 cannot happen: the table holds only these */
         }
     }
     return -1;

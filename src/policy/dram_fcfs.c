@@ -24,11 +24,7 @@ static bool older(const ws_dram_req_view *a, const ws_dram_req_view *b)
 static int fcfs_pick(void *st, const ws_dram_view *v)
 {
     (void)st;
-    int best = -1;
-    for (uint32_t i = 0; i < v->nreqs; i++)
-        if (v->reqs[i].ready && (best < 0 || older(&v->reqs[i], &v->reqs[best])))
-            best = (int)i;
-    return best;
+    return ws_dram_pick_first(v, older);
 }
 
 const ws_dram_sched_ops ws_dram_sched_fcfs = {

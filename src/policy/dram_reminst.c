@@ -44,11 +44,7 @@ static bool before(const ws_dram_req_view *a, const ws_dram_req_view *b)
 static int reminst_pick(void *st, const ws_dram_view *v)
 {
     (void)st;
-    int best = -1;
-    for (uint32_t i = 0; i < v->nreqs; i++)
-        if (v->reqs[i].ready && (best < 0 || before(&v->reqs[i], &v->reqs[best])))
-            best = (int)i;
-    return best;
+    return ws_dram_pick_first(v, before);
 }
 
 const ws_dram_sched_ops ws_dram_sched_reminst = {

@@ -228,6 +228,19 @@ typedef struct ws_dram_sched_ops {
     int (*pick)(void *st, const ws_dram_view *v);
 } ws_dram_sched_ops;
 
+/* For DRAM policies that are a total order on requests: the index of the
+   ready request that comes first under `before`, or -1 when none is ready. */
+static inline int ws_dram_pick_first(const ws_dram_view *v,
+                                     bool (*before)(const ws_dram_req_view *,
+                                                    const ws_dram_req_view *))
+{
+    int best = -1;
+    for (uint32_t i = 0; i < v->nreqs; i++)
+        if (v->reqs[i].ready && (best < 0 || before(&v->reqs[i], &v->reqs[best])))
+            best = (int)i;
+    return best;
+}
+
 /* ------------------------------------------------------------------ */
 /* Registry (policy/registry.c)                                        */
 /* ------------------------------------------------------------------ */
