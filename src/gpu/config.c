@@ -165,7 +165,8 @@ static const cfg_param params[] = {
        speedup 2, VC buffer 8.  [I] our crossbar (mem/icnt.c: input speedup 2,
        no head-of-line blocking, round-robin outputs, no virtual channels)
        sustains about 81% of peak DRAM bandwidth on a streaming kernel with
-       32 B flits and about 86% with 64 B flits (test_memsys_e2e); we take
+       32 B flits and about 86% with 64 B flits (test_memsys_e2e's stream;
+       `WS_E2E_SET=icnt_flit_bytes=32 build/tests/test_memsys_e2e`); we take
        64 B so the interconnect is not a bottleneck the GTX480 does not have.
        16 flits per port [I]; crossbar latency [I] */
     U32("icnt_flit_bytes", icnt_flit_bytes, "64", "bytes", 4, 4096,
