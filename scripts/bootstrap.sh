@@ -5,8 +5,9 @@
 # Usage: bash scripts/bootstrap.sh
 set -euo pipefail
 
+# python3: a few command-level tests read JSON reports with it
 packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev libjansson-dev
-          clang libclang-rt-14-dev)
+          clang libclang-rt-14-dev python3)
 
 missing=()
 for p in "${packages[@]}"; do
