@@ -143,6 +143,11 @@ ws_status ws_config_check(const char *config, const char *const *settings, char 
                           size_t warnlen, char *err, size_t errlen);
 /* Warnings from building the context's configuration, "" if none. */
 const char *ws_config_warnings(const ws_ctx *ctx);
+/* The simulated machine a timing configuration describes: its SM count
+   and core clock (MHz), so a runtime can report the device and convert
+   simulated cycles to time. Same errors as ws_config_check. */
+ws_status ws_config_machine(const char *config, const char *const *settings,
+                            uint32_t *num_sms, double *core_mhz);
 /* The full timing report of every launch so far (configuration, each
    launch, totals), as text or JSON. WS_ERR_INVALID when timing is off. */
 ws_status ws_report(const ws_ctx *ctx, FILE *out, int json);

@@ -1,6 +1,7 @@
 /*
 ** api_report.c -- the timing model's reports and configuration checks in
-** the host API: ws_config_check (before any context exists), the
+** the host API: ws_config_check and ws_config_machine (before any context
+** exists), the
 ** configuration's warnings, ws_report and ws_timeseries over every launch
 ** a timing context has run (api_timing.c records them).
 */
@@ -15,6 +16,17 @@ ws_status ws_config_check(const char *config, const char *const *settings, char 
     if (gpu_config_build(&c, config, settings, warn, warnlen, e, sizeof e) == 0) return WS_OK;
     if (err && errlen) snprintf(err, errlen, "timing configuration: %s", e);
     return WS_ERR_INVALID;
+}
+
+ws_status ws_config_machine(const char *config, const char *const *settings,
+                            uint32_t *num_sms, double *core_mhz)
+{
+    gpu_config c;
+    char warn[16], e[1024];
+    if (gpu_config_build(&c, config, settings, warn, sizeof warn, e, sizeof e)) return WS_ERR_INVALID;
+    if (num_sms) *num_sms = gpu_config_n_sm(&c);
+    if (core_mhz) *core_mhz = c.core_mhz;
+    return WS_OK;
 }
 
 const char *ws_config_warnings(const ws_ctx *ctx)

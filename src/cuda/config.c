@@ -96,6 +96,15 @@ static void timing_read(wsc_config *c)
         exit(2);
     }
     if (warn[0]) wsc_msg("warning: %s", warn);
+    /* the device the program sees is the simulated machine: its SMs, and
+       its core clock for event times and the clock-rate attribute */
+    uint32_t sms;
+    double mhz;
+    if (ws_config_machine(c->timing_config[0] ? c->timing_config : NULL, c->settings, &sms,
+                          &mhz) == WS_OK) {
+        c->num_sms = sms;
+        c->clock_mhz = mhz >= 1.0 ? (uint32_t)(mhz + 0.5) : 1;
+    }
 }
 
 void wsc_config_read(wsc_config *c)

@@ -146,12 +146,33 @@ static void test_bad_config_message(void **state)
     ws_ctx_destroy(f);
 }
 
+/* ws_config_machine: the device a runtime reports follows the machine. */
+static void test_config_machine(void **state)
+{
+    (void)state;
+    uint32_t sms = 0;
+    double mhz = 0;
+    assert_int_equal(ws_config_machine("gtx480", NULL, &sms, &mhz), WS_OK);
+    assert_int_equal(sms, 15);
+    assert_true(mhz > 699.9 && mhz < 700.1);
+    assert_int_equal(ws_config_machine("owl28", NULL, &sms, NULL), WS_OK);
+    assert_int_equal(sms, 28);
+    const char *const set[] = { "n_clusters=4", "cores_per_cluster=2", "core_mhz=1000", NULL };
+    assert_int_equal(ws_config_machine("gtx480", set, &sms, &mhz), WS_OK);
+    assert_int_equal(sms, 8);
+    assert_true(mhz > 999.9 && mhz < 1000.1);
+    const char *const bad[] = { "no_such_key=1", NULL };
+    assert_int_equal(ws_config_machine("gtx480", bad, &sms, &mhz), WS_ERR_INVALID);
+    assert_int_equal(ws_config_machine("no_such_preset", NULL, &sms, &mhz), WS_ERR_INVALID);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timing_cycles_and_determinism),
         cmocka_unit_test(test_timing_regs_source),
         cmocka_unit_test(test_bad_config_message),
+        cmocka_unit_test(test_config_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
