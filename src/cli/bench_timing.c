@@ -103,3 +103,27 @@ int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char 
         return 0;
     return 1;
 }
+
+int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,
+                         int nnames, const char *const *defaults, bench_manifest *m,
+                         const bench_entry **list, int max, int *n)
+{
+    char warn[2048], err[2048];
+    q->sets[q->nsets] = NULL;
+    if (ws_config_check(q->config, q->sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
+        cli_error(q->cmd, "%s", err);
+        return CLI_EXIT_USAGE;
+    }
+    if (bench_manifest_load(m, bench_dir, q->cmd)) return CLI_EXIT_FAIL;
+    *n = 0;
+    for (int i = 0; i < nnames && *n < max; i++)
+        if (!(list[(*n)++] = bench_find(m, names[i], q->cmd))) {
+            bench_manifest_free(m);
+            return CLI_EXIT_USAGE;
+        }
+    for (int i = 0; !nnames && defaults && defaults[i] && *n < max; i++)
+        if ((list[*n] = bench_find(m, defaults[i], q->cmd))) (*n)++;
+    for (int i = 0; !nnames && !defaults && i < m->n && *n < max; i++)
+        list[(*n)++] = &m->entries[i];
+    return -1;
+}

@@ -117,5 +117,11 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
    them, -1 = bad value (message printed). */
 int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
                         const char *value, int max_sets, bool allow_default_size);
+/* Check q's configuration, load the manifest into *m and resolve `names`
+   (none given: `defaults`, or every benchmark when defaults is NULL) into
+   list[0..*n). -1 when ready (free m afterwards), else the exit status. */
+int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,
+                         int nnames, const char *const *defaults, bench_manifest *m,
+                         const bench_entry **list, int max, int *n);
 
 #endif /* WS_CLI_BENCH_H */

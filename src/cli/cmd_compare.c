@@ -199,23 +199,12 @@ int cli_cmd_compare(int argc, char **argv)
     cmp_cli c = { .q = { .cmd = "compare", .size = BENCH_TINY } };
     int rc = cmp_parse(&c, argc, argv);
     if (rc >= 0) return rc;
-    char warn[2048], err[2048];
-    c.q.sets[c.q.nsets] = NULL;
-    if (ws_config_check(c.q.config, c.q.sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
-        cli_error("compare", "%s", err);
-        return CLI_EXIT_USAGE;
-    }
     bench_manifest m;
-    if (bench_manifest_load(&m, c.bench_dir, "compare")) return CLI_EXIT_FAIL;
     const bench_entry *list[CMP_MAX_NAMES];
-    int n = 0;
-    for (int i = 0; i < c.nnames; i++)
-        if (!(list[n++] = bench_find(&m, c.names[i], "compare"))) {
-            bench_manifest_free(&m);
-            return CLI_EXIT_USAGE;
-        }
-    for (int i = 0; !c.nnames && cmp_default_names[i]; i++)
-        if ((list[n] = bench_find(&m, cmp_default_names[i], "compare"))) n++;
+    int n;
+    rc = bench_timing_prepare(&c.q, c.bench_dir, c.names, c.nnames, cmp_default_names, &m,
+                              list, CMP_MAX_NAMES, &n);
+    if (rc >= 0) return rc;
     bench_timing *res = calloc((size_t)n * (size_t)c.nscheds + 1, sizeof *res);
     if (!res) {
         bench_manifest_free(&m);

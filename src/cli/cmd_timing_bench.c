@@ -71,22 +71,12 @@ int cli_cmd_timing_bench(int argc, char **argv)
     tb_cli c = { .q = { .cmd = "timing-bench", .size = BENCH_TINY } };
     int rc = tb_parse(&c, argc, argv);
     if (rc >= 0) return rc;
-    char warn[2048], err[2048];
-    c.q.sets[c.q.nsets] = NULL;
-    if (ws_config_check(c.q.config, c.q.sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
-        cli_error("timing-bench", "%s", err);
-        return CLI_EXIT_USAGE;
-    }
     bench_manifest m;
-    if (bench_manifest_load(&m, c.bench_dir, "timing-bench")) return CLI_EXIT_FAIL;
     const bench_entry *list[TB_MAX_NAMES * 2];
-    int n = 0;
-    for (int i = 0; i < c.nnames; i++)
-        if (!(list[n++] = bench_find(&m, c.names[i], "timing-bench"))) {
-            bench_manifest_free(&m);
-            return CLI_EXIT_USAGE;
-        }
-    for (int i = 0; !c.nnames && i < m.n && n < TB_MAX_NAMES * 2; i++) list[n++] = &m.entries[i];
+    int n;
+    rc = bench_timing_prepare(&c.q, c.bench_dir, c.names, c.nnames, NULL, &m, list,
+                              TB_MAX_NAMES * 2, &n);
+    if (rc >= 0) return rc;
     printf("timing model speed: config %s, size %s, one thread\n",
            c.q.config ? c.q.config : "gtx480", bench_size_names[c.q.size]);
     printf("%-15s %14s %12s %9s %12s %12s\n", "benchmark", "thread-insns", "cycles", "wall-s",
