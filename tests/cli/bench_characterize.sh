@@ -6,14 +6,8 @@
 # ASan runtime, preloaded because nvcc's output is not instrumented.
 # Run by ctest: bash bench_characterize.sh WARPSIM SOURCE_DIR
 ws="$1"
-nvcc="${WARPSIM_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-if [ ! -x "$nvcc" ]; then
-  echo "SKIP: nvcc (CUDA 13) not found: the benchmark programs cannot be built"; exit 77
-fi
-if [ ! -e "$(dirname "$ws")/lib/libcudart.so.13" ]; then
-  echo "SKIP: the CUDA shims were not built (CUDA headers or libzstd missing)"; exit 77
-fi
-export WARPSIM_NVCC="$nvcc"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
+needs_cuda "$ws" "the benchmark programs"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"; err="$tmp/err"
 bad=0

@@ -5,14 +5,8 @@
 # usage errors exit 2.  Needs nvcc and the CUDA shims: exits 77 without.
 # Run by ctest: bash timing_bench.sh WARPSIM SOURCE_DIR
 ws="$1"
-nvcc="${WARPSIM_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-if [ ! -x "$nvcc" ]; then
-  echo "SKIP: nvcc (CUDA 13) not found: the benchmarks cannot be built"; exit 77
-fi
-if [ ! -e "$(dirname "$ws")/lib/libcudart.so.13" ]; then
-  echo "SKIP: the CUDA shims were not built (CUDA headers or libzstd missing)"; exit 77
-fi
-export WARPSIM_NVCC="$nvcc"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
+needs_cuda "$ws" "the benchmarks"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 bad=0
 fail() { echo "FAIL: $*"; bad=1; }

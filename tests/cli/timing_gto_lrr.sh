@@ -7,14 +7,8 @@
 # exits 77 (skipped) without them.
 # Run by ctest: bash timing_gto_lrr.sh WARPSIM SOURCE_DIR
 ws="$1"
-nvcc="${WARPSIM_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-if [ ! -x "$nvcc" ]; then
-  echo "SKIP: nvcc (CUDA 13) not found: the kmeans benchmark cannot be built"; exit 77
-fi
-if [ ! -e "$(dirname "$ws")/lib/libcudart.so.13" ]; then
-  echo "SKIP: the CUDA shims were not built (CUDA headers or libzstd missing)"; exit 77
-fi
-export WARPSIM_NVCC="$nvcc"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
+needs_cuda "$ws" "the kmeans benchmark"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 out="$tmp/out"; err="$tmp/err"
 bad=0
