@@ -10,8 +10,12 @@
 # MODE corrupt: with WARPSIM_BENCH_CORRUPT=1 (one output element flipped
 #               before verification) each NAME must exit 1 with "FAIL NAME".
 # MODE dram:    on the timing model with the full memory system, once under
-#               each DRAM scheduler (fcfs, frfcfs, frfair, reminst), each NAME
-#               must exit 0 with a "PASS NAME" line.
+#               each warp scheduler (lrr, gto, oldest, two-level, swl) and each
+#               other DRAM scheduler (fcfs, frfair, reminst): each NAME must exit
+#               0 with a "PASS NAME" line, and its statistics must equal the
+#               committed snapshot tests/bench/snapshots/NAME.json (made by the
+#               simulator before the policy-platform refactoring; snapshot.py).
+#               WS_SNAPSHOT_WRITE=1 writes the snapshot instead of checking.
 # PRELOAD: library put in LD_PRELOAD (the ASan runtime in a sanitizer build:
 # nvcc's output is not instrumented); "" for none.
 ws="$1"; nvcc="$2"; bindir="$3"; mode="$4"; preload="$5"; shift 5
@@ -29,16 +33,27 @@ for name in "$@"; do
   out="$bindir/$name.$mode.out"; err="$bindir/$name.$mode.err"; json="$bindir/$name.$mode.json"
   rm -f "$json"
   if [ "$mode" = dram ]; then
-    for sched in fcfs frfcfs frfair reminst; do
+    snap="$(dirname "$0")/snapshots/$name.json"
+    [ "${WS_SNAPSHOT_WRITE:-0}" = 1 ] && rm -f "$snap"
+    for setting in warp_scheduler=lrr warp_scheduler=gto warp_scheduler=oldest \
+                   warp_scheduler=two-level warp_scheduler=swl \
+                   dram_scheduler=fcfs dram_scheduler=frfair dram_scheduler=reminst; do
       LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny --bin-dir "$bindir" --quiet \
-        --timing --set memory_model=full --set dram_scheduler=$sched >"$out" 2>"$err"
+        --timing --set memory_model=full --set "$setting" --timing-report "$json" \
+        >"$out" 2>"$err"
       rc=$?
       if [ "$rc" -ne 0 ] || ! grep -Eq "^PASS $name size=tiny " "$out"; then
-        echo "FAIL: $name under dram_scheduler=$sched: exit status $rc"
+        echo "FAIL: $name under $setting: exit status $rc"
         echo "--- stdout"; cat "$out"; echo "--- stderr"; tail -n 40 "$err"
         exit 1
       fi
-      echo "$name (dram_scheduler=$sched): ok"
+      if [ "${WS_SNAPSHOT_WRITE:-0}" = 1 ]; then
+        python3 "$(dirname "$0")/snapshot.py" add "$snap" "$setting" "$json" || exit 1
+      elif ! python3 "$(dirname "$0")/snapshot.py" check "$snap" "$setting" "$json"; then
+        echo "FAIL: $name under $setting: statistics differ from $snap"
+        exit 1
+      fi
+      echo "$name ($setting): ok, statistics as in the snapshot"
     done
     continue
   fi
