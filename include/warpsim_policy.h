@@ -76,7 +76,7 @@ typedef struct ws_param_values {
    computes these only for policies that ask. */
 enum {
     WS_NEED_ORACLE        = 1u << 0,  /* the oracle profile (functional pre-run) */
-    WS_NEED_PROGRAM       = 1u << 1,  /* the program view in ws_kernel_info */
+    WS_NEED_PROGRAM       = 1u << 1,  /* the program view in ws_launch_info */
     WS_NEED_WARP_COUNTERS = 1u << 2   /* DRAM: per-request warp retired/remaining */
 };
 
@@ -148,7 +148,7 @@ typedef struct ws_oracle_view {
     const uint64_t *ivl_mem;
 } ws_oracle_view;
 
-typedef struct ws_kernel_info {
+typedef struct ws_launch_info {
     const char *name;
     uint64_t seq;              /* launches run on this GPU before this one */
     uint32_t grid[3], block[3];
@@ -160,7 +160,7 @@ typedef struct ws_kernel_info {
     uint32_t shared_bytes;     /* per CTA */
     const ws_program_view *prog;   /* when WS_NEED_PROGRAM, else NULL */
     const ws_oracle_view *oracle;  /* when WS_NEED_ORACLE, else NULL */
-} ws_kernel_info;
+} ws_launch_info;
 
 /* ------------------------------------------------------------------ */
 /* Warp scheduler                                                      */
@@ -215,7 +215,7 @@ typedef struct ws_sched_view {
     uint32_t live_warps, live_ctas;
     bool     mem_saturated;     /* L1 MSHRs / miss queue nearly full */
     uint32_t reexec_used, reexec_size;
-    const ws_kernel_info *kernel;
+    const ws_launch_info *kernel;
 } ws_sched_view;
 
 /* Events delivered to on_event. Fields not named are 0 / WS_NO_*. */
@@ -285,8 +285,8 @@ typedef struct ws_warp_sched_ops {
     uint32_t needs;                    /* WS_NEED_* */
     void *(*init)(const ws_param_values *p, const ws_policy_env *env);
     void (*destroy)(void *st);
-    void (*kernel_begin)(void *st, const ws_kernel_info *k);
-    void (*kernel_end)(void *st, const ws_kernel_info *k);
+    void (*kernel_begin)(void *st, const ws_launch_info *k);
+    void (*kernel_end)(void *st, const ws_launch_info *k);
     /* Scheduler unit of a warp starting in `slot` (NULL: slot % nsched). */
     uint32_t (*assign_sched)(void *st, const ws_sched_view *v, uint32_t slot);
     void (*tick)(void *st, const ws_sched_view *v);
@@ -339,7 +339,7 @@ typedef struct ws_fetch_view {
     uint32_t sm;
     uint32_t nwarps;
     const ws_fetch_warp_view *warps;
-    const ws_kernel_info *kernel;
+    const ws_launch_info *kernel;
 } ws_fetch_view;
 
 typedef struct ws_fetch_ops {
@@ -349,8 +349,8 @@ typedef struct ws_fetch_ops {
     uint32_t needs;
     void *(*init)(const ws_param_values *p, const ws_policy_env *env);
     void (*destroy)(void *st);
-    void (*kernel_begin)(void *st, const ws_kernel_info *k);
-    void (*kernel_end)(void *st, const ws_kernel_info *k);
+    void (*kernel_begin)(void *st, const ws_launch_info *k);
+    void (*kernel_end)(void *st, const ws_launch_info *k);
     /* Return the slot of the warp to fetch for, or -1 for none. Called
        up to `fetch width` times per cycle; a warp picked once this cycle
        is marked can_fetch = false before the next call. */
@@ -376,7 +376,7 @@ typedef struct ws_cta_map_view {
     const bool *assigned;  /* [nctas]: placed already */
     uint32_t nsms;
     const ws_sm_view *sms;
-    const ws_kernel_info *kernel;
+    const ws_launch_info *kernel;
 } ws_cta_map_view;
 
 typedef struct ws_cta_choice {
@@ -391,8 +391,8 @@ typedef struct ws_cta_map_ops {
     uint32_t needs;
     void *(*init)(const ws_param_values *p, const ws_policy_env *env);
     void (*destroy)(void *st);
-    void (*kernel_begin)(void *st, const ws_kernel_info *k);
-    void (*kernel_end)(void *st, const ws_kernel_info *k);
+    void (*kernel_begin)(void *st, const ws_launch_info *k);
+    void (*kernel_end)(void *st, const ws_launch_info *k);
     /* Choose the next CTA and its SM; false = place nothing this cycle.
        Called again in the same cycle until it returns false. */
     bool (*place)(void *st, const ws_cta_map_view *v, ws_cta_choice *out);
@@ -443,8 +443,8 @@ typedef struct ws_dram_sched_ops {
     uint32_t needs;
     void *(*init)(const ws_param_values *p, const ws_policy_env *env);
     void (*destroy)(void *st);
-    void (*kernel_begin)(void *st, const ws_kernel_info *k);
-    void (*kernel_end)(void *st, const ws_kernel_info *k);
+    void (*kernel_begin)(void *st, const ws_launch_info *k);
+    void (*kernel_end)(void *st, const ws_launch_info *k);
     /* Index into v->reqs of the request whose next command to issue now,
        among those with `ready` set, or -1 for none. */
     int (*pick)(void *st, const ws_dram_view *v);
@@ -466,8 +466,8 @@ typedef struct ws_dram_prefetch_ops {
     uint32_t needs;
     void *(*init)(const ws_param_values *p, const ws_policy_env *env);
     void (*destroy)(void *st);
-    void (*kernel_begin)(void *st, const ws_kernel_info *k);
-    void (*kernel_end)(void *st, const ws_kernel_info *k);
+    void (*kernel_begin)(void *st, const ws_launch_info *k);
+    void (*kernel_end)(void *st, const ws_launch_info *k);
     void (*on_event)(void *st, const ws_dram_view *v, const ws_dram_event *e);
     /* Bank `bank` has its row open and no demand request to it, and the
        channel has no ready demand command this cycle: the line index

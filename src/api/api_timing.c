@@ -212,11 +212,10 @@ static gpu_kernel_stats *new_kstats(ws_ctx *ctx)
 }
 
 /* The oracle profile is computed when the configuration asks for it or
-   the DRAM scheduler reads it (reminst: remaining instructions). */
-static bool wants_profile(const gpu_config *c)
+   a policy the GPU runs declares that it reads it. */
+static bool wants_profile(const ws_ctx *ctx)
 {
-    return c->oracle_profile
-           || (strcmp(c->memory_model, "full") == 0 && strcmp(c->dram_scheduler, "reminst") == 0);
+    return ctx->cfg.oracle_profile || (gpu_policy_needs(ctx->gpu) & WS_NEED_ORACLE);
 }
 
 int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
@@ -235,7 +234,7 @@ int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
        fault itself) */
     emu_profile prof;
     memset(&prof, 0, sizeof prof);
-    if (wants_profile(&ctx->cfg) && emu_profile_build(l, &prof, err, sizeof err) == 0)
+    if (wants_profile(ctx) && emu_profile_build(l, &prof, err, sizeof err) == 0)
         l->profile = &prof;
     else if (strstr(err, "out of host memory"))
         fprintf(stderr, "warpsim: %s; running without it\n", err);

@@ -55,9 +55,9 @@ static int cmp_schedulers(cmp_cli *c, const char *list)
     snprintf(c->scheds_buf, sizeof c->scheds_buf, "%s", list);
     c->nscheds = 0;
     for (char *s = strtok(c->scheds_buf, ","); s; s = strtok(NULL, ",")) {
-        if (!ws_find_warp_sched(s)) {
+        if (!ws_registry_find(NULL, WS_KIND_WARP, s)) {
             char names[256];
-            ws_policy_names(WS_POLICY_WARP_SCHED, names, sizeof names);
+            ws_registry_names(NULL, WS_KIND_WARP, names, sizeof names);
             cli_error("compare", "unknown warp scheduler '%s' (valid: %s)", s, names);
             return -1;
         }
@@ -101,9 +101,11 @@ static int cmp_parse(cmp_cli *c, int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!c->nscheds)
-        for (int i = 0; ws_warp_scheds[i] && c->nscheds < CMP_MAX_SCHEDS; i++)
-            c->scheds[c->nscheds++] = ws_warp_scheds[i]->name;
+    const ws_warp_sched_ops *o;
+    bool given = c->nscheds > 0;
+    for (size_t i = 0; !given && (o = ws_registry_nth(NULL, WS_KIND_WARP, i))
+                       && c->nscheds < CMP_MAX_SCHEDS; i++)
+        c->scheds[c->nscheds++] = o->name;
     return -1;
 }
 

@@ -105,6 +105,6 @@ int cli_cmd_policies(int argc, char **argv)
         cli_error("policies", "takes no arguments");
         return CLI_EXIT_USAGE;
     }
-    ws_policies_print(stdout);
+    ws_registry_print(NULL, stdout);
     return CLI_EXIT_OK;
 }

@@ -20,7 +20,7 @@
 #include "../gpu/stats.h"
 #include "../mem/l1.h"
 #include "../mem/mem_port.h"
-#include "../policy/policy.h"
+#include "../policy/policy.h"   /* the policy ABI and resolved policies */
 
 #define CORE_SB_CAP     32          /* pending register writes per warp */
 #define CORE_MAX_SRC    12
@@ -43,6 +43,8 @@ typedef struct core_uinfo {
     uint8_t  unit;        /* GPU_UNIT_* or CORE_UNIT_NONE */
     uint8_t  next_class;  /* WS_NEXT_* */
     bool     is_load;     /* reads memory into registers (ld, ldu, atom) */
+    uint8_t  space;       /* WS_SPACE_* of a memory instruction */
+    uint8_t  mem;         /* WS_MEM_* */
     uint8_t  nsrc, ndst;
     uint16_t latency, interval;
     int32_t  src[CORE_MAX_SRC];   /* frame-relative; CORE_PRED_BIT marks predicates */
@@ -51,6 +53,9 @@ typedef struct core_uinfo {
 
 /* Table for every uop of `m` (caller frees). NULL when out of memory. */
 core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg);
+/* The policies' read-only program view of `m` (caller frees), from the
+   decode table `ui`; NULL when out of memory. */
+ws_prog_uop *core_program_view(const ptx_module *m, const core_uinfo *ui);
 
 /* ------------------------------------------------------------------ */
 /* Warps, CTAs, loads                                                  */
@@ -67,6 +72,7 @@ typedef struct core_warp {
     bool     finished;    /* executed its last instruction */
     uint32_t slot, sched, cta_slot;
     uint64_t age;
+    uint64_t uid;         /* launch-wide warp id (cta_id * warps_per_cta + warp) */
     /* instruction buffer: ring of pcs and the cycle each is decoded */
     uint32_t *ib_pc;
     uint64_t *ib_ready;
@@ -75,6 +81,10 @@ typedef struct core_warp {
     core_sb_entry sb[CORE_SB_CAP];
     uint32_t sb_n;
     uint32_t pending_loads;
+    uint32_t pending_stores;  /* store instructions not yet handed to L1 */
+    bool     ll_stalled;  /* waits on a load (WS_EV_LL_STALL sent) */
+    uint32_t ivl;         /* barrier intervals completed (oracle counts) */
+    uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
     uint64_t issued, fetched, last_fetch, last_issue;
     uint8_t  stall;       /* WS_STALL_* found this cycle */
     uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
@@ -89,6 +99,7 @@ typedef struct core_cta {
 
 typedef struct core_load {
     uint32_t warp;        /* slot */
+    uint32_t pc;          /* the load instruction */
     uint32_t outstanding; /* transactions not yet back */
     bool     all_sent;    /* the LSU has handed every transaction over */
     uint64_t ready;       /* latest data-ready cycle of its transactions */
@@ -115,12 +126,10 @@ typedef struct core_lsu {
     core_tx  tx[CORE_MAX_TX];
 } core_lsu;
 
-/* one warp scheduler unit */
+/* one warp scheduler unit: the slots assigned to it (ascending) */
 typedef struct core_sched {
-    const ws_warp_sched_ops *ops;
-    void    *st;
-    uint32_t nwarps;
-    ws_warp_view *view;   /* nwarps entries: slot = index * n_schedulers + sched */
+    uint32_t ncand;
+    uint32_t *cand;       /* room for every slot of the SM */
     uint32_t *order;
     uint8_t  last_slot;   /* GPU_SLOT_* of the last cycle (for skipped cycles) */
 } core_sched;
@@ -142,11 +151,19 @@ typedef struct core_sm {
     /* resources in use */
     uint32_t used_threads, used_regs, used_shmem;
 
+    /* the warp-scheduler policy: one instance for the SM, shared by its
+       scheduler units; its view of every slot */
+    const ws_warp_sched_ops *wp;
+    void *wst;
+    ws_warp_view *view;           /* [nwarps], by slot */
     core_sched *sched;
+    uint32_t nsched;
+    bool tick_no_skip;            /* wp ticks and cannot be told of skips */
     const ws_fetch_ops *fetch_ops;
     void *fetch_st;
     ws_fetch_warp_view *fview;
     uint32_t fetch_rr;
+    const ws_launch_info *kinfo;  /* the running kernel, for policies */
 
     uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
     uint32_t nunits[GPU_UNIT_COUNT];
@@ -169,12 +186,16 @@ typedef struct core_sm {
 } core_sm;
 
 /* sm.c */
-core_sm *core_sm_new(uint32_t id, const gpu_config *cfg, const ws_warp_sched_ops *ws,
-                     const ws_param_values *wsp, const ws_fetch_ops *fo,
-                     char *err, size_t errlen);
+/* An SM running the warp-scheduler and fetch policies of `rp` (one
+   instance each); `nsms` SMs in the GPU. */
+core_sm *core_sm_new(uint32_t id, uint32_t nsms, const gpu_config *cfg,
+                     const ws_resolved_policies *rp, char *err, size_t errlen);
 void core_sm_free(core_sm *sm);
+/* A kernel starts / ended: the policies' kernel_begin/kernel_end hooks
+   and KERNEL_BEGIN/END events.  `k` stays valid until core_sm_end_kernel. */
 void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
-                          gpu_kernel_stats *st);
+                          gpu_kernel_stats *st, const ws_launch_info *k, uint64_t cycle);
+void core_sm_end_kernel(core_sm *sm, uint64_t cycle);
 /* May a CTA needing these resources start now? */
 bool core_sm_fits(const core_sm *sm, uint32_t nwarps, uint32_t regs, uint32_t shmem);
 /* Start CTA `linear` here. 0, or -1 when out of host memory. */
@@ -192,8 +213,14 @@ void core_sm_account_skip(core_sm *sm, uint64_t n);
 void core_sm_dump(const core_sm *sm, uint64_t cycle, char *buf, size_t len);
 /* Release every resident CTA (after a fault or a stop). */
 void core_sm_abort(core_sm *sm);
-void core_sm_event(core_sm *sm, uint32_t sched, const ws_sched_event *e, uint64_t cycle);
-void core_sm_event_all(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
+/* An event that names no warp, CTA or instruction yet. */
+#define CORE_EVENT(k) ((ws_sched_event){ .kind = (k), .warp = WS_NO_WARP, .uid = UINT64_MAX, \
+                                         .cta = CORE_NONE, .cta_id = CORE_NONE, .pc = WS_NO_PC })
+/* Deliver `e` to the SM's warp-scheduler policy (once; uid, cta_id are
+   filled in from `e->warp` / `e->cta` where they are meaningful). */
+void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
+/* The policy's view of the SM for tick and events (sched = WS_NO_SCHED). */
+ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle);
 void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle);
 
 /* scoreboard.c */
@@ -203,6 +230,8 @@ void core_sb_clear(core_warp *w);
 bool core_sb_ready(core_warp *w, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
 void core_sb_reserve(core_warp *w, const core_uinfo *ui, uint64_t ready, uint32_t load);
 void core_sb_release_load(core_warp *w, uint32_t load, uint64_t ready);
+/* The load record a source or destination of `ui` waits for, or CORE_NONE. */
+uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 
 /* fetch.c */
 void core_fetch_tick(core_sm *sm, uint64_t cycle);

@@ -101,6 +101,20 @@ static void decode_alu(const ptx_uop *u, const gpu_config *cfg, core_uinfo *ui)
     ui->interval = (uint16_t)(cfg->op[opc].interval ? cfg->op[opc].interval : 1);
 }
 
+/* The policies' name of a PTX state space (no space = generic). */
+static uint8_t decode_space(uint8_t space)
+{
+    switch (space) {
+    case PTX_SPACE_GLOBAL: return WS_SPACE_GLOBAL;
+    case PTX_SPACE_SHARED: return WS_SPACE_SHARED;
+    case PTX_SPACE_LOCAL:  return WS_SPACE_LOCAL;
+    case PTX_SPACE_CONST:  return WS_SPACE_CONST;
+    case PTX_SPACE_PARAM:  return WS_SPACE_PARAM;
+    case PTX_SPACE_TEX:    return WS_SPACE_TEX;
+    default:               return WS_SPACE_GENERIC;
+    }
+}
+
 core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg)
 {
     core_uinfo *t = calloc(m->nuops ? m->nuops : 1, sizeof *t);
@@ -118,6 +132,10 @@ core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg)
             ui->unit = GPU_UNIT_LDST;
             ui->next_class = WS_NEXT_MEM;
             ui->is_load = u->op == PTX_OP_LD || u->op == PTX_OP_LDU || u->op == PTX_OP_ATOM;
+            ui->space = decode_space(u->space);
+            ui->mem = u->op == PTX_OP_ST ? WS_MEM_STORE
+                    : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? WS_MEM_ATOMIC
+                    : (u->op == PTX_OP_LD || u->op == PTX_OP_LDU) ? WS_MEM_LOAD : WS_MEM_NONE;
         } else if (cls == PTX_CLS_BAR) {
             ui->kind = CORE_K_BAR;
             ui->next_class = WS_NEXT_BARRIER;
@@ -129,6 +147,34 @@ core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg)
             ui->next_class = WS_NEXT_COMPUTE;
             decode_alu(u, cfg, ui);
         }
+    }
+    return t;
+}
+
+/* Built only for policies that declare WS_NEED_PROGRAM: the same facts
+   the core schedules by, plus branch targets and source lines. */
+ws_prog_uop *core_program_view(const ptx_module *m, const core_uinfo *ui)
+{
+    ws_prog_uop *t = calloc(m->nuops ? m->nuops : 1, sizeof *t);
+    if (!t) return NULL;
+    for (uint32_t i = 0; i < m->nuops; i++) {
+        const ptx_uop *u = &m->uops[i];
+        const core_uinfo *c = &ui[i];
+        ws_prog_uop *p = &t[i];
+        p->opname = u->op < PTX_OP_COUNT ? ptx_opcode_names[u->op] : "?";
+        p->cls = c->next_class;
+        p->space = c->kind == CORE_K_MEM ? c->space : WS_SPACE_NONE;
+        p->mem = c->mem;
+        p->branch = u->op == PTX_OP_BRA;
+        p->guarded = u->guard >= 0;
+        p->nsrc = c->nsrc < WS_PROG_MAX_SRC ? c->nsrc : WS_PROG_MAX_SRC;
+        p->ndst = c->ndst < WS_PROG_MAX_DST ? c->ndst : WS_PROG_MAX_DST;
+        for (uint32_t k = 0; k < p->nsrc; k++) p->src[k] = c->src[k];
+        for (uint32_t k = 0; k < p->ndst; k++) p->dst[k] = c->dst[k];
+        p->target = p->branch ? u->target : WS_NO_PC;
+        p->rpc = u->rpc;
+        p->func = u->func;
+        p->line = u->line;
     }
     return t;
 }

@@ -49,6 +49,24 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
     sm->active = true;
 }
 
+/* The oracle profile's counts for warp `w` (fetch policies that declare
+   WS_NEED_ORACLE): what is left of the warp and of its barrier interval. */
+static void fetch_oracle(const core_sm *sm, const core_warp *w, ws_fetch_warp_view *v)
+{
+    v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
+    const ws_oracle_view *o = sm->kinfo ? sm->kinfo->oracle : NULL;
+    if (!o || w->uid >= o->nwarps) return;
+    const emu_warp *ew = w->ew;
+    uint64_t total = o->total[w->uid];
+    v->oracle_remaining = total > ew->warp_insns ? (int64_t)(total - ew->warp_insns) : 0;
+    uint32_t i = o->ivl_start[w->uid] + w->ivl;
+    if (i >= o->ivl_start[w->uid + 1]) return;
+    uint64_t done = ew->warp_insns - w->ivl_base;
+    uint64_t mem_done = ew->class_insns[PTX_CLS_MEM] - w->ivl_mem_base;
+    v->oracle_to_barrier = o->ivl_insns[i] > done ? (int64_t)(o->ivl_insns[i] - done) : 0;
+    v->oracle_mem_to_barrier = o->ivl_mem[i] > mem_done ? (int64_t)(o->ivl_mem[i] - mem_done) : 0;
+}
+
 /* Fetch through the configured policy: it sees every slot. */
 static void fetch_by_policy(core_sm *sm, uint64_t cycle)
 {
@@ -63,16 +81,21 @@ static void fetch_by_policy(core_sm *sm, uint64_t cycle)
         v->can_fetch = fetch_can(sm, w);
         any |= v->can_fetch;
         v->slot = i;
+        v->uid = w->uid;
         v->age = w->age;
+        v->at_barrier = w->ew && w->ew->state == EMU_W_BARRIER;
         v->ibuf_count = w->ib_n;
         v->fetched = w->fetched;
         v->issued = w->issued;
         v->last_fetch = w->last_fetch;
-        v->oracle_remaining = -1;
+        v->pending_loads = w->pending_loads;
+        v->pending_stores = w->pending_stores;
+        if (w->ew) fetch_oracle(sm, w, v);
+        else v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
     }
     if (!any) return;
     ws_fetch_view view = { .cycle = cycle, .sm = sm->id, .nwarps = sm->nwarps,
-                           .warps = sm->fview };
+                           .warps = sm->fview, .kernel = sm->kinfo };
     for (uint32_t k = 0; k < sm->cfg->fetch_width; k++) {
         int i = sm->fetch_ops->pick(sm->fetch_st, &view);
         if (i < 0 || (uint32_t)i >= sm->nwarps || !sm->fview[i].can_fetch) break;

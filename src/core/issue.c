@@ -1,9 +1,11 @@
 /*
 ** issue.c -- the warp schedulers and the execution pipes.
 **
-** Each scheduler unit owns the warps with slot % n_schedulers == its
-** index.  Every cycle it refreshes its policy's view (readiness and stall
-** reason of each warp), asks the policy for a priority order, and issues
+** Each scheduler unit owns the slots assigned to it (slot % n_schedulers
+** unless the policy's assign_sched hook says otherwise); the SM's one
+** policy instance serves every unit.  Every cycle a unit refreshes the
+** policy's view of its warps (readiness and stall reason, next
+** instruction, load waits), asks the policy for a priority order, and issues
 ** the first ready, non-vetoed warps in that order, one instruction per
 ** warp, up to issue_width.  One GPU_SLOT_* is counted per scheduler per
 ** cycle: ISSUED, or why the best candidate (first in policy order with a
@@ -115,6 +117,12 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     sm->active = true;
     if (ui->kind == CORE_K_MEM) core_lsu_accept(sm, w, &info, load, cycle);
     issue_check_buffer(sm, w, ui);
+    if (ew->state == EMU_W_BARRIER) {
+        /* a barrier interval of the oracle profile ends with the barrier */
+        w->ivl++;
+        w->ivl_base = ew->warp_insns;
+        w->ivl_mem_base = ew->class_insns[PTX_CLS_MEM];
+    }
     if (ew->state == EMU_W_BARRIER || ew->state == EMU_W_DONE) {
         /* the last arrival (or an exit) may complete a barrier */
         if (emu_cta_barrier_poll(ew->cta) > 0) {
@@ -139,6 +147,37 @@ static uint8_t issue_slot_of(uint8_t stall)
     }
 }
 
+/* The next-instruction fields of `v` for warp `w` (stall just found). */
+static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, uint64_t cycle)
+{
+    if (w->ib_n) {
+        const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+        v->next_class = ui->next_class;
+        v->next_is_load = ui->is_load;
+        v->next_space = ui->kind == CORE_K_MEM ? ui->space : WS_SPACE_NONE;
+        v->next_kind = ui->mem;
+        v->next_pc = w->ib_pc[w->ib_head];
+        uint32_t ld = w->stall == WS_STALL_SCOREBOARD ? core_sb_blocking_load(w, ui) : CORE_NONE;
+        v->waits_on_load = ld != CORE_NONE;
+        v->wait_load_pc = ld != CORE_NONE ? sm->loads[ld].pc : WS_NO_PC;
+    } else {
+        v->next_class = w->ew->state == EMU_W_BARRIER ? WS_NEXT_BARRIER : WS_NEXT_NONE;
+        v->next_is_load = false;
+        v->next_space = WS_SPACE_NONE;
+        v->next_kind = WS_MEM_NONE;
+        v->waits_on_load = false;
+        v->wait_load_pc = WS_NO_PC;
+    }
+    if (v->waits_on_load && !w->ll_stalled) {
+        ws_sched_event e = CORE_EVENT(WS_EV_LL_STALL);
+        e.warp = w->slot;
+        e.pc = v->next_pc;
+        e.value = v->wait_load_pc;
+        core_sm_event(sm, &e, cycle);
+    }
+    w->ll_stalled = v->waits_on_load;
+}
+
 /*
 ** Refresh the view of scheduler `s`; false when it has no live warp.
 ** A warp's stall is recomputed only when it may have changed: at the
@@ -149,11 +188,10 @@ static uint8_t issue_slot_of(uint8_t stall)
 static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
-    uint32_t n_sched = sm->cfg->n_schedulers;
     bool any = false;
-    for (uint32_t i = 0; i < sc->nwarps; i++) {
-        core_warp *w = &sm->warps[i * n_sched + s];
-        ws_warp_view *v = &sc->view[i];
+    for (uint32_t i = 0; i < sc->ncand; i++) {
+        core_warp *w = &sm->warps[sc->cand[i]];
+        ws_warp_view *v = &sm->view[sc->cand[i]];
         if (!w->ew || w->finished) {
             v->valid = false;
             v->stall = WS_STALL_EMPTY;
@@ -171,15 +209,7 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
                         && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
         w->recheck = (w->stall == WS_STALL_NONE || lsu_wait) ? cycle + 1 : wake;
         if (wake < sm->wake) sm->wake = wake;
-        if (w->ib_n) {
-            const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
-            v->next_class = ui->next_class;
-            v->next_is_load = ui->is_load;
-            v->next_pc = w->ib_pc[w->ib_head];
-        } else {
-            v->next_class = w->ew->state == EMU_W_BARRIER ? WS_NEXT_BARRIER : WS_NEXT_NONE;
-            v->next_is_load = false;
-        }
+        issue_view_next(sm, w, v, cycle);
         v->issued = w->issued;
         v->pending_loads = w->pending_loads;
         v->last_issue = w->last_issue;
@@ -196,34 +226,36 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         st->slots[GPU_SLOT_IDLE]++;
         return;
     }
-    ws_sched_view v = { .cycle = cycle, .sm = sm->id, .sched = s, .nwarps = sc->nwarps,
-                        .warps = sc->view, .mem_saturated = sm->saturated };
-    if (sc->ops && sc->ops->tick) sc->ops->tick(sc->st, &v);
+    ws_sched_view v = core_sm_view(sm, cycle);
+    v.sched = s;
+    v.ncand = sc->ncand;
+    v.cand = sc->cand;
+    const ws_warp_sched_ops *wp = sm->wp;
     uint32_t n;
-    if (sc->ops && sc->ops->order) {
-        n = sc->ops->order(sc->st, &v, sc->order);
-        if (n > sc->nwarps) n = sc->nwarps;
+    if (wp && wp->order) {
+        n = wp->order(sm->wst, &v, sc->order);
+        if (n > sc->ncand) n = sc->ncand;
     } else {
-        for (n = 0; n < sc->nwarps; n++) sc->order[n] = n;
+        for (n = 0; n < sc->ncand; n++) sc->order[n] = sc->cand[n];
     }
     uint32_t issued = 0, width = sm->cfg->issue_width;
     uint8_t first = WS_STALL_NONE;
     bool mem_veto = false;
     for (uint32_t k = 0; k < n && issued < width && !sm->fault; k++) {
-        uint32_t i = sc->order[k];
-        if (i >= sc->nwarps) continue;
-        ws_warp_view *wv = &sc->view[i];
+        uint32_t i = sc->order[k];          /* a slot */
+        if (i >= sm->nwarps || sm->warps[i].sched != s) continue;
+        ws_warp_view *wv = &sm->view[i];
         if (!wv->valid) continue;
         if (wv->stall != WS_STALL_NONE) {
             if (first == WS_STALL_NONE && wv->stall != WS_STALL_IBUFFER) first = wv->stall;
             continue;
         }
-        if (sc->ops && sc->ops->may_issue && !sc->ops->may_issue(sc->st, &v, i)) {
+        if (wp && wp->may_issue && !wp->may_issue(sm->wst, &v, i)) {
             mem_veto |= wv->next_class == WS_NEXT_MEM;
             sm->active = true;       /* a veto may lift any cycle: do not skip */
             continue;
         }
-        core_warp *w = &sm->warps[i * sm->cfg->n_schedulers + s];
+        core_warp *w = &sm->warps[i];
         if (!issue_one(sm, w, cycle)) {
             if (first == WS_STALL_NONE) first = WS_STALL_UNIT;
             sm->active = true;
@@ -231,7 +263,7 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         }
         issued++;
         wv->stall = WS_STALL_IBUFFER;   /* one instruction per warp per cycle */
-        if (sc->ops && sc->ops->on_issue) sc->ops->on_issue(sc->st, &v, i);
+        if (wp && wp->on_issue) wp->on_issue(sm->wst, &v, i);
     }
     uint8_t slot = issued ? GPU_SLOT_ISSUED : mem_veto ? GPU_SLOT_MEM_VETO : issue_slot_of(first);
     sc->last_slot = slot;
@@ -240,6 +272,6 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
 
 void core_issue_tick(core_sm *sm, uint64_t cycle)
 {
-    for (uint32_t s = 0; s < sm->cfg->n_schedulers && !sm->fault; s++)
+    for (uint32_t s = 0; s < sm->nsched && !sm->fault; s++)
         issue_sched(sm, s, cycle);
 }

@@ -37,7 +37,8 @@ uint32_t core_load_alloc(core_sm *sm, core_warp *w)
     uint32_t id = sm->load_free;
     core_load *ld = &sm->loads[id];
     sm->load_free = ld->next_free;
-    *ld = (core_load){ .warp = w->slot, .next_free = CORE_NONE };
+    *ld = (core_load){ .warp = w->slot, .pc = w->ib_n ? w->ib_pc[w->ib_head] : CORE_NO_PC,
+                       .next_free = CORE_NONE };
     w->pending_loads++;
     return id;
 }
@@ -54,8 +55,10 @@ static void load_complete(core_sm *sm, uint32_t id, uint64_t cycle)
     sm->last_progress = cycle;
     ld->next_free = sm->load_free;
     sm->load_free = id;
-    ws_sched_event e = { .kind = WS_EV_LOAD_RETURN, .warp = w->slot, .cta = w->cta_slot };
-    core_sm_event(sm, w->sched, &e, cycle);
+    ws_sched_event e = CORE_EVENT(WS_EV_LOAD_RETURN);
+    e.warp = w->slot;
+    e.pc = ld->pc;
+    core_sm_event(sm, &e, cycle);
     if (w->finished && !w->pending_loads) core_warp_finish(sm, w, cycle);
 }
 
@@ -150,6 +153,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
     core_lsu *lsu = &sm->lsu;
     const ptx_uop *u = info->uop;
     *lsu = (core_lsu){ .warp = w->slot, .load = load, .pc = (uint32_t)(u - w->ew->uops) };
+    if (u->op == PTX_OP_ST) w->pending_stores++;   /* until its last transaction is handed over */
     uint8_t kind = u->op == PTX_OP_ST ? MEM_WRITE
                  : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? MEM_ATOMIC : MEM_READ;
     uint32_t mask = info->nbytes ? info->mask : 0;   /* prefetch etc.: no data moved */
@@ -171,6 +175,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         sm->loads[load].ready = cycle + sm->cfg->shmem_latency + lsu->shmem_cycles - 1;
     if (!lsu->shmem && !lsu->ntx) {
         /* nothing to move: done at once */
+        if (u->op == PTX_OP_ST) w->pending_stores--;
         if (load != CORE_NONE) {
             sm->loads[load].all_sent = true;
             sm->loads[load].ready = cycle + 1;
@@ -185,17 +190,29 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
 /* Working                                                             */
 /* ------------------------------------------------------------------ */
 
+/* An event about the LSU's current instruction (or, for evictions, about
+   line `addr` owned by `warp`). */
 static void lsu_event(core_sm *sm, int kind, uint32_t warp, uint64_t addr, uint64_t cycle)
 {
-    ws_sched_event e = { .kind = kind, .warp = warp, .cta = sm->warps[warp].cta_slot,
-                         .addr = addr };
-    core_sm_event(sm, sm->warps[warp].sched, &e, cycle);
+    const core_lsu *lsu = &sm->lsu;
+    ws_sched_event e = CORE_EVENT(kind);
+    e.warp = warp;
+    e.addr = addr;
+    if (kind != WS_EV_L1_EVICT && lsu->pc < sm->launch->mod->nuops) {
+        e.pc = lsu->pc;
+        e.space = sm->ui[lsu->pc].space;
+        e.mem = sm->ui[lsu->pc].mem;
+    }
+    core_sm_event(sm, &e, cycle);
 }
 
 static void lsu_finish(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
     lsu->busy = false;
+    if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE
+        && sm->warps[lsu->warp].pending_stores)
+        sm->warps[lsu->warp].pending_stores--;
     if (lsu->load == CORE_NONE) return;
     core_load *ld = &sm->loads[lsu->load];
     ld->all_sent = true;
@@ -224,9 +241,10 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     case MEM_L1_FAIL:
         /* not progress: only a reply or a send below can unblock it, so
            the cycle loop may skip ahead (core_sm_account_skip counts on) */
+        /* told once per blocked episode, so skipped retries need no events */
+        if (!lsu->blocked) lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, tx->addr, cycle);
         lsu->blocked = true;
         sm->st->lsu_stall_cycles++;
-        lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, tx->addr, cycle);
         return;
     case MEM_L1_HIT:
         if (ld) ld->ready = umax(ld->ready, cycle + mem_l1_hit_latency(l1) - 1);
@@ -240,6 +258,9 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
         if (ld && tx->kind == MEM_ATOMIC) ld->outstanding++;
         break;
     }
+    /* every store the L1D took (CCWS drops the line's victim tag) */
+    if (tx->cache == CORE_C_L1D && tx->kind == MEM_WRITE)
+        lsu_event(sm, WS_EV_L1_STORE, lsu->warp, tx->addr, cycle);
     if (++lsu->next == lsu->ntx) lsu_finish(sm, cycle);
 }
 

@@ -78,3 +78,13 @@ void core_sb_release_load(core_warp *w, uint32_t load, uint64_t ready)
             w->sb[i].load = CORE_NONE;
         }
 }
+
+uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui)
+{
+    for (uint32_t i = 0; i < ui->nsrc + ui->ndst; i++) {
+        int32_t id = i < ui->nsrc ? ui->src[i] : ui->dst[i - ui->nsrc];
+        const core_sb_entry *e = sb_find(w, sb_abs(w->ew, id));
+        if (e && e->load != CORE_NONE) return e->load;
+    }
+    return CORE_NONE;
+}

@@ -26,12 +26,14 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
 {
     uint32_t nsched = cfg->n_schedulers ? cfg->n_schedulers : 1;
     uint32_t per = (gpu_config_max_warps(cfg) + nsched - 1) / nsched;
+    sm->nsched = nsched;
     sm->nwarps = per * nsched;
     sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
     uint32_t ib = cfg->ibuffer_size ? cfg->ibuffer_size : 1;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
     sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc(nsched, sizeof *sm->sched);
+    sm->view = calloc(sm->nwarps, sizeof *sm->view);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
     sm->nloads = sm->nwarps * CORE_SB_CAP;
     sm->loads = calloc(sm->nloads, sizeof *sm->loads);
@@ -40,22 +42,26 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (cc[c]->mshr_merge > merge) merge = cc[c]->mshr_merge;
     sm->tokbuf = calloc(merge + 1, sizeof *sm->tokbuf);
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->fview || !sm->loads || !sm->tokbuf)
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->fview || !sm->loads
+        || !sm->tokbuf)
         return -1;
+    for (uint32_t s = 0; s < nsched; s++) {
+        sm->sched[s].cand = calloc(sm->nwarps, sizeof *sm->sched[s].cand);
+        sm->sched[s].order = calloc(sm->nwarps, sizeof *sm->sched[s].order);
+        if (!sm->sched[s].cand || !sm->sched[s].order) return -1;
+    }
+    /* until an assign_sched hook says otherwise: slot % nsched */
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         core_warp *w = &sm->warps[i];
         w->slot = i;
         w->sched = i % nsched;
+        core_sched *sc = &sm->sched[w->sched];
+        sc->cand[sc->ncand++] = i;
+        sm->view[i] = (ws_warp_view){ .slot = i, .sched = w->sched, .uid = UINT64_MAX,
+                                      .next_pc = WS_NO_PC, .wait_load_pc = WS_NO_PC };
         w->ib_pc = calloc(ib, sizeof *w->ib_pc);
         w->ib_ready = calloc(ib, sizeof *w->ib_ready);
         if (!w->ib_pc || !w->ib_ready) return -1;
-    }
-    for (uint32_t s = 0; s < nsched; s++) {
-        sm->sched[s].nwarps = per;
-        sm->sched[s].view = calloc(per, sizeof *sm->sched[s].view);
-        sm->sched[s].order = calloc(per, sizeof *sm->sched[s].order);
-        if (!sm->sched[s].view || !sm->sched[s].order) return -1;
-        for (uint32_t i = 0; i < per; i++) sm->sched[s].view[i].slot = i * nsched + s;
     }
     for (int u = 0; u < GPU_UNIT_COUNT; u++) {
         sm->nunits[u] = cfg->units[u];
@@ -70,28 +76,28 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     return 0;
 }
 
-core_sm *core_sm_new(uint32_t id, const gpu_config *cfg, const ws_warp_sched_ops *ws,
-                     const ws_param_values *wsp, const ws_fetch_ops *fo,
-                     char *err, size_t errlen)
+core_sm *core_sm_new(uint32_t id, uint32_t nsms, const gpu_config *cfg,
+                     const ws_resolved_policies *rp, char *err, size_t errlen)
 {
     core_sm *sm = calloc(1, sizeof *sm);
     if (!sm) goto oom;
     sm->id = id;
     sm->cfg = cfg;
     if (sm_alloc(sm, cfg)) goto oom;
-    ws_param_values none = { 0 };
-    for (uint32_t s = 0; s < cfg->n_schedulers; s++) {
-        core_sched *sc = &sm->sched[s];
-        sc->ops = ws;
-        if (ws && ws->init && !(sc->st = ws->init(wsp ? wsp : &none, sc->nwarps))) {
-            snprintf(err, errlen, "warp scheduler '%s' failed to initialise", ws->name);
-            core_sm_free(sm);
-            return NULL;
-        }
+    ws_policy_env env = { .sm = id, .nsms = nsms, .nwarps = sm->nwarps, .nsched = sm->nsched,
+                          .max_ctas = sm->nctas };
+    sm->wp = rp->warp;
+    if (sm->wp && sm->wp->init && !(sm->wst = sm->wp->init(&rp->params[WS_KIND_WARP], &env))) {
+        snprintf(err, errlen, "warp scheduler '%s' failed to initialise", sm->wp->name);
+        core_sm_free(sm);
+        return NULL;
     }
-    sm->fetch_ops = fo;
-    if (fo && fo->init && !(sm->fetch_st = fo->init(&none, sm->nwarps))) {
-        snprintf(err, errlen, "fetch policy '%s' failed to initialise", fo->name);
+    /* skipping is exact only if a ticking policy can be told of it */
+    sm->tick_no_skip = sm->wp && sm->wp->tick && !sm->wp->on_skip;
+    sm->fetch_ops = rp->fetch;
+    if (sm->fetch_ops && sm->fetch_ops->init
+        && !(sm->fetch_st = sm->fetch_ops->init(&rp->params[WS_KIND_FETCH], &env))) {
+        snprintf(err, errlen, "fetch policy '%s' failed to initialise", sm->fetch_ops->name);
         core_sm_free(sm);
         return NULL;
     }
@@ -110,12 +116,12 @@ void core_sm_free(core_sm *sm)
         free(sm->warps[i].ib_pc);
         free(sm->warps[i].ib_ready);
     }
-    for (uint32_t s = 0; sm->sched && s < sm->cfg->n_schedulers; s++) {
-        core_sched *sc = &sm->sched[s];
-        if (sc->st && sc->ops && sc->ops->destroy) sc->ops->destroy(sc->st);
-        free(sc->view);
-        free(sc->order);
+    for (uint32_t s = 0; sm->sched && s < sm->nsched; s++) {
+        free(sm->sched[s].cand);
+        free(sm->sched[s].order);
     }
+    if (sm->wst && sm->wp->destroy) sm->wp->destroy(sm->wst);
+    free(sm->view);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_free(sm->l1[c]);
@@ -129,8 +135,9 @@ void core_sm_free(core_sm *sm)
 }
 
 void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
-                          gpu_kernel_stats *st)
+                          gpu_kernel_stats *st, const ws_launch_info *k, uint64_t cycle)
 {
+    sm->kinfo = k;
     sm->launch = l;
     sm->ui = ui;
     sm->st = st;
@@ -144,27 +151,50 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     for (int u = 0; u < GPU_UNIT_COUNT; u++)
         memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
+    if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
+    if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);
+    ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_BEGIN);
+    core_sm_event(sm, &e, cycle);
+}
+
+void core_sm_end_kernel(core_sm *sm, uint64_t cycle)
+{
+    ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_END);
+    core_sm_event(sm, &e, cycle);
+    if (sm->wp && sm->wp->kernel_end) sm->wp->kernel_end(sm->wst, sm->kinfo);
+    if (sm->fetch_ops && sm->fetch_ops->kernel_end) sm->fetch_ops->kernel_end(sm->fetch_st, sm->kinfo);
+    sm->kinfo = NULL;
 }
 
 /* ------------------------------------------------------------------ */
 /* Events to policies                                                  */
 /* ------------------------------------------------------------------ */
 
-void core_sm_event(core_sm *sm, uint32_t sched, const ws_sched_event *e, uint64_t cycle)
+ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
 {
-    core_sched *sc = &sm->sched[sched];
-    if (!sc->ops || !sc->ops->on_event) return;
-    ws_sched_view v = { .cycle = cycle, .sm = sm->id, .sched = sched, .nwarps = sc->nwarps,
-                        .warps = sc->view, .mem_saturated = sm->saturated };
-    ws_sched_event ev = *e;
-    if (ev.kind != WS_EV_CTA_START && ev.kind != WS_EV_CTA_DONE && ev.kind != WS_EV_MEM_SATURATED)
-        ev.warp = e->warp / sm->cfg->n_schedulers;   /* slot -> index in this view */
-    sc->ops->on_event(sc->st, &v, &ev);
+    return (ws_sched_view){ .cycle = cycle, .sm = sm->id,
+                            .nsms = sm->kinfo ? sm->kinfo->nsms : 0,
+                            .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
+                            .warps = sm->view, .live_warps = sm->live_warps,
+                            .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
+                            .kernel = sm->kinfo };
 }
 
-void core_sm_event_all(core_sm *sm, const ws_sched_event *e, uint64_t cycle)
+void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle)
 {
-    for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) core_sm_event(sm, s, e, cycle);
+    if (!sm->wp || !sm->wp->on_event) return;
+    ws_sched_event ev = *e;
+    if (ev.warp < sm->nwarps && sm->warps[ev.warp].ew) {
+        const core_warp *w = &sm->warps[ev.warp];
+        ev.uid = w->uid;
+        ev.cta = w->cta_slot;
+        ev.cta_id = sm->ctas[w->cta_slot].ecta.linear;
+    } else if (ev.kind != WS_EV_CTA_START && ev.kind != WS_EV_CTA_DONE) {
+        ev.warp = WS_NO_WARP;     /* e.g. the owner of an evicted line left */
+        ev.uid = UINT64_MAX;
+    }
+    ws_sched_view v = core_sm_view(sm, cycle);
+    sm->wp->on_event(sm->wst, &v, &ev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -181,6 +211,29 @@ bool core_sm_fits(const core_sm *sm, uint32_t nwarps, uint32_t regs, uint32_t sh
         && sm->used_shmem + shmem <= c->shmem_per_sm;
 }
 
+/* The policy's assign_sched hook moves a starting warp's slot to the
+   unit it names (the unit lists stay ascending by slot). */
+static void sm_assign_sched(core_sm *sm, core_warp *w, uint64_t cycle)
+{
+    if (!sm->wp || !sm->wp->assign_sched) return;
+    ws_sched_view v = core_sm_view(sm, cycle);
+    uint32_t to = sm->wp->assign_sched(sm->wst, &v, w->slot);
+    if (to >= sm->nsched || to == w->sched) return;
+    core_sched *from = &sm->sched[w->sched], *dst = &sm->sched[to];
+    uint32_t i = 0;
+    while (i < from->ncand && from->cand[i] != w->slot) i++;
+    if (i < from->ncand) {
+        memmove(&from->cand[i], &from->cand[i + 1], (from->ncand - i - 1) * sizeof *from->cand);
+        from->ncand--;
+    }
+    uint32_t j = dst->ncand;
+    while (j > 0 && dst->cand[j - 1] > w->slot) { dst->cand[j] = dst->cand[j - 1]; j--; }
+    dst->cand[j] = w->slot;
+    dst->ncand++;
+    w->sched = to;
+    sm->view[w->slot].sched = to;
+}
+
 int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shmem,
                        uint64_t cycle)
 {
@@ -195,8 +248,10 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
     sm->used_threads += cta->ecta.nwarps * EMU_WARP_SIZE;
     sm->used_regs += regs;
     sm->used_shmem += shmem;
-    ws_sched_event ce = { .kind = WS_EV_CTA_START, .cta = cs, .value = linear };
-    core_sm_event_all(sm, &ce, cycle);
+    ws_sched_event ce = CORE_EVENT(WS_EV_CTA_START);
+    ce.cta = cs;
+    ce.cta_id = linear;
+    core_sm_event(sm, &ce, cycle);
     uint32_t slot = 0, maxw = gpu_config_max_warps(sm->cfg);
     for (uint32_t i = 0; i < cta->ecta.nwarps; i++) {
         while (slot < maxw && sm->warps[slot].ew) slot++;
@@ -212,14 +267,18 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         w->ew = &cta->ecta.warps[i];
         w->cta_slot = cs;
         w->age = sm->next_age++;
+        w->uid = (uint64_t)linear * cta->ecta.nwarps + i;
         w->fetch_pc = CORE_NO_PC;
         cta->slot[i] = slot;
         sm->live_warps++;
-        ws_warp_view *v = &sm->sched[w->sched].view[slot / sm->cfg->n_schedulers];
-        *v = (ws_warp_view){ .valid = true, .slot = slot, .age = w->age, .cta_slot = cs,
-                             .cta_id = linear, .warp_in_cta = i, .next_pc = CORE_NO_PC };
-        ws_sched_event we = { .kind = WS_EV_WARP_START, .warp = slot, .cta = cs };
-        core_sm_event(sm, w->sched, &we, cycle);
+        sm->view[slot] = (ws_warp_view){ .valid = true, .slot = slot, .uid = w->uid,
+                                         .age = w->age, .cta_slot = cs, .cta_id = linear,
+                                         .warp_in_cta = i, .next_pc = WS_NO_PC,
+                                         .wait_load_pc = WS_NO_PC };
+        sm_assign_sched(sm, w, cycle);
+        ws_sched_event we = CORE_EVENT(WS_EV_WARP_START);
+        we.warp = slot;
+        core_sm_event(sm, &we, cycle);
         /* a warp with no thread (cannot happen for whole warps) is done */
         if (w->ew->state == EMU_W_DONE) w->finished = true;
     }
@@ -262,8 +321,10 @@ static void sm_cta_done(core_sm *sm, uint32_t cs, uint64_t cycle)
     sm->used_regs -= regs_per_thread * nw * EMU_WARP_SIZE;
     sm->used_shmem -= sm->launch->shared_bytes;
     sm->cta_freed = true;
-    ws_sched_event e = { .kind = WS_EV_CTA_DONE, .cta = cs, .value = linear };
-    core_sm_event_all(sm, &e, cycle);
+    ws_sched_event e = CORE_EVENT(WS_EV_CTA_DONE);
+    e.cta = cs;
+    e.cta_id = linear;
+    core_sm_event(sm, &e, cycle);
 }
 
 /* A warp executed its last instruction; its slot frees when its loads are
@@ -272,14 +333,15 @@ void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
 {
     if (w->pending_loads || !w->ew) return;
     uint32_t cs = w->cta_slot;
+    ws_sched_event e = CORE_EVENT(WS_EV_WARP_DONE);
+    e.warp = w->slot;
+    core_sm_event(sm, &e, cycle);     /* told while its slot still names it */
     w->ew = NULL;
     w->finished = false;
     core_ib_flush(w);
     core_sb_clear(w);
     sm->live_warps--;
-    sm->sched[w->sched].view[w->slot / sm->cfg->n_schedulers].valid = false;
-    ws_sched_event e = { .kind = WS_EV_WARP_DONE, .warp = w->slot, .cta = cs };
-    core_sm_event(sm, w->sched, &e, cycle);
+    sm->view[w->slot].valid = false;
     if (--sm->ctas[cs].warps_left == 0) sm_cta_done(sm, cs, cycle);
 }
 
@@ -311,6 +373,11 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     gpu_kernel_stats *st = sm->st;
     sm->active = false;
     sm->wake = CORE_NEVER;
+    if (sm->wp && sm->wp->tick) {
+        ws_sched_view v = core_sm_view(sm, cycle);
+        sm->wp->tick(sm->wst, &v);
+        sm->active |= sm->tick_no_skip;
+    }
     core_lsu_tick(sm, cycle);
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (mem_l1_queue_len(sm->l1[c]) && mem_l1_tick(sm->l1[c], port, cycle)) sm->active = true;
@@ -318,14 +385,15 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
                                 sm->cfg->l1d_sat_missq_slack);
     if (sat != sm->saturated) {
         sm->saturated = sat;
-        ws_sched_event e = { .kind = WS_EV_MEM_SATURATED, .value = sat };
-        core_sm_event_all(sm, &e, cycle);
+        ws_sched_event e = CORE_EVENT(WS_EV_MEM_SATURATED);
+        e.value = sat;
+        core_sm_event(sm, &e, cycle);
     }
     if (sm->live_warps) {
         core_issue_tick(sm, cycle);
         core_fetch_tick(sm, cycle);
     } else {
-        for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) sm->sched[s].last_slot = GPU_SLOT_IDLE;
+        for (uint32_t s = 0; s < sm->nsched; s++) sm->sched[s].last_slot = GPU_SLOT_IDLE;
         st->slots[GPU_SLOT_IDLE] += sm->cfg->n_schedulers;
     }
     st->active_warps_sum += sm->live_warps;
@@ -349,7 +417,8 @@ bool core_sm_idle(const core_sm *sm)
 void core_sm_account_skip(core_sm *sm, uint64_t n)
 {
     gpu_kernel_stats *st = sm->st;
-    for (uint32_t s = 0; s < sm->cfg->n_schedulers; s++) st->slots[sm->sched[s].last_slot] += n;
+    for (uint32_t s = 0; s < sm->nsched; s++) st->slots[sm->sched[s].last_slot] += n;
+    if (sm->kinfo && sm->wp && sm->wp->on_skip) sm->wp->on_skip(sm->wst, n);
     st->active_warps_sum += (uint64_t)sm->live_warps * n;
     if (sm->lsu.busy && sm->lsu.blocked) {
         /* the LSU would have retried (and failed) every skipped cycle */

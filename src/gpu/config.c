@@ -91,6 +91,9 @@ static const cfg_param params[] = {
     U32("ibuffer_size", ibuffer_size, "2", "instructions", 1, 64,
         "instruction buffer entries per warp"),
     STR("fetch_policy", fetch_policy, "rr", "fetch policy (warpsim policies)"),
+    { "fetch_policy_params", P_STR, OFF(fetch_policy_params),
+      sizeof(((gpu_config *)0)->fetch_policy_params), "", "k=v,...", 0, 0,
+      "parameters of the fetch policy (see warpsim policies)" },
 
     /* issue: [G] 2 schedulers per SM; [T] LRR baseline */
     U32("n_schedulers", n_schedulers, "2", "schedulers", 1, 16, "warp schedulers per SM"),
@@ -99,8 +102,12 @@ static const cfg_param params[] = {
     STR("warp_scheduler", warp_scheduler, "lrr", "warp scheduling policy (warpsim policies)"),
     { "warp_scheduler_params", P_STR, OFF(warp_scheduler_params),
       sizeof(((gpu_config *)0)->warp_scheduler_params), "", "k=v,...", 0, 0,
-      "parameters of the warp scheduler, e.g. limit=8 (see warpsim policies)" },
-    STR("cta_map", cta_map, "rr", "CTA-to-SM mapping policy (warpsim policies)"),
+      "parameters of the warp scheduler, e.g. warp_limit=8 (see warpsim policies)" },
+    STR("cta_map", cta_map, "rr", "CTA placement policy: which CTA goes to which SM "
+        "(warpsim policies)"),
+    { "cta_map_params", P_STR, OFF(cta_map_params),
+      sizeof(((gpu_config *)0)->cta_map_params), "", "k=v,...", 0, 0,
+      "parameters of the CTA placement policy (see warpsim policies)" },
 
     /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
     U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
@@ -234,6 +241,11 @@ static const cfg_param params[] = {
     { "dram_scheduler_params", P_STR, OFF(dram_scheduler_params),
       sizeof(((gpu_config *)0)->dram_scheduler_params), "", "k=v,...", 0, 0,
       "parameters of the DRAM scheduler (see warpsim policies)" },
+    STR("dram_prefetch", dram_prefetch, "none",
+        "memory-side prefetcher in each DRAM controller, none = off (warpsim policies)"),
+    { "dram_prefetch_params", P_STR, OFF(dram_prefetch_params),
+      sizeof(((gpu_config *)0)->dram_prefetch_params), "", "k=v,...", 0, 0,
+      "parameters of the DRAM prefetcher (see warpsim policies)" },
     /* idealised modes for bounds and sanity checks */
     BOOL("perfect_l2", perfect_l2, "false", "every L2 access hits (no DRAM traffic for reads)"),
     BOOL("unlimited_mem", unlimited_mem, "false",
@@ -242,7 +254,7 @@ static const cfg_param params[] = {
         "> 0: DRAM answers every request after this many cycles (no banks, no timing)"),
     BOOL("oracle_profile", oracle_profile, "false",
          "functional pre-run of each launch recording per-warp instruction counts "
-         "(always on for the reminst DRAM scheduler)"),
+         "(also on whenever a configured policy declares it needs the profile)"),
 
     /* run control */
     U64("watchdog_cycles", watchdog_cycles, "100000", "cycles", 1, 1e15,
@@ -651,37 +663,24 @@ static int check_cache(const gpu_cache_config *k, const char *name, char *err, s
     return 0;
 }
 
+int gpu_config_policies(const gpu_config *c, ws_resolved_policies *out, char *err,
+                        size_t errlen)
+{
+    const char *const names[WS_KIND_COUNT] = {
+        [WS_KIND_WARP] = c->warp_scheduler, [WS_KIND_FETCH] = c->fetch_policy,
+        [WS_KIND_CTA_MAP] = c->cta_map, [WS_KIND_DRAM] = c->dram_scheduler,
+        [WS_KIND_DRAM_PREFETCH] = c->dram_prefetch };
+    const char *const params[WS_KIND_COUNT] = {
+        [WS_KIND_WARP] = c->warp_scheduler_params, [WS_KIND_FETCH] = c->fetch_policy_params,
+        [WS_KIND_CTA_MAP] = c->cta_map_params, [WS_KIND_DRAM] = c->dram_scheduler_params,
+        [WS_KIND_DRAM_PREFETCH] = c->dram_prefetch_params };
+    return ws_policies_resolve(c->registry, names, params, out, err, errlen);
+}
+
 static int check_policies(const gpu_config *c, char *err, size_t errlen)
 {
-    char names[512];
-    const ws_warp_sched_ops *ws = ws_find_warp_sched(c->warp_scheduler);
-    const char *bad = !ws ? "warp_scheduler" : !ws_find_fetch(c->fetch_policy) ? "fetch_policy"
-                    : !ws_find_cta_map(c->cta_map) ? "cta_map" : NULL;
-    if (bad) {
-        int kind = !ws ? WS_POLICY_WARP_SCHED : bad[0] == 'f' ? WS_POLICY_FETCH : WS_POLICY_CTA_MAP;
-        ws_policy_names(kind, names, sizeof names);
-        snprintf(err, errlen, "%s '%s' does not exist (valid: %s; see warpsim policies)", bad,
-                 !ws ? c->warp_scheduler : bad[0] == 'f' ? c->fetch_policy : c->cta_map, names);
-        return -1;
-    }
-    ws_param_values pv;
-    char e[512];
-    if (ws_params_parse(ws->name, ws->params, c->warp_scheduler_params, &pv, e, sizeof e)) {
-        snprintf(err, errlen, "warp_scheduler_params '%s': %s", c->warp_scheduler_params, e);
-        return -1;
-    }
-    const ws_dram_sched_ops *ds = ws_find_dram_sched(c->dram_scheduler);
-    if (!ds) {
-        ws_policy_names(WS_POLICY_DRAM_SCHED, names, sizeof names);
-        snprintf(err, errlen, "dram_scheduler '%s' does not exist (valid: %s; see warpsim "
-                 "policies)", c->dram_scheduler, names);
-        return -1;
-    }
-    if (ws_params_parse(ds->name, ds->params, c->dram_scheduler_params, &pv, e, sizeof e)) {
-        snprintf(err, errlen, "dram_scheduler_params '%s': %s", c->dram_scheduler_params, e);
-        return -1;
-    }
-    return 0;
+    ws_resolved_policies rp;
+    return gpu_config_policies(c, &rp, err, errlen);
 }
 
 /* The memory system below L1: model name, geometry that must divide. */

@@ -77,7 +77,9 @@ typedef struct gpu_config {
     uint32_t issue_width;                     /* instructions per scheduler per cycle */
     char     warp_scheduler[GPU_NAME_MAX];    /* registry name */
     char     warp_scheduler_params[256];      /* "k=v,k=v" for the policy */
+    char     fetch_policy_params[256];        /* "k=v,k=v" for each policy kind */
     char     cta_map[GPU_NAME_MAX];
+    char     cta_map_params[256];
 
     /* execution */
     uint32_t units[GPU_UNIT_COUNT];           /* count of each unit kind */
@@ -120,6 +122,8 @@ typedef struct gpu_config {
     char     dram_addr_map[128];              /* bit-field string as -gpgpu_mem_addr_mapping */
     char     dram_scheduler[GPU_NAME_MAX];    /* registry name: fcfs, frfcfs, frfair, reminst */
     char     dram_scheduler_params[256];
+    char     dram_prefetch[GPU_NAME_MAX];     /* memory-side prefetcher, "none" */
+    char     dram_prefetch_params[256];
     /* idealised modes */
     bool     perfect_l2;                      /* every L2 access hits */
     bool     unlimited_mem;                   /* unlimited MSHRs and queues at L1, icnt, L2, DRAM */
@@ -132,6 +136,11 @@ typedef struct gpu_config {
     uint64_t max_cycles;                      /* 0 = unlimited */
     uint64_t timeseries_interval;             /* 0 = off */
     bool     skip_idle_cycles;
+
+    /* Not a parameter (not set by keys, not dumped): the policy registry
+       names are resolved in, with any loaded plug-ins; set by whoever owns
+       the configuration (the API context). NULL = the built-in policies. */
+    const struct ws_registry *registry;
 } gpu_config;
 
 static inline uint32_t gpu_config_n_sm(const gpu_config *c) { return c->n_clusters * c->cores_per_cluster; }
@@ -153,6 +162,12 @@ int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t war
 /* Cross-field checks (e.g. warps divisible among schedulers, policy names
    exist); -1 with a message. Run before cycle 0. */
 int gpu_config_check(const gpu_config *c, char *err, size_t errlen);
+/* The one resolution of the configured policies (every kind's name and
+   parameters, against c->registry): 0, or -1 with a message naming the
+   key. */
+struct ws_resolved_policies;
+int gpu_config_policies(const gpu_config *c, struct ws_resolved_policies *out,
+                        char *err, size_t errlen);
 /* Every parameter with its value, unit and help, as text or JSON object. */
 void gpu_config_dump(const gpu_config *c, FILE *out, bool json);
 /* Names of the presets, NULL-terminated. */

@@ -40,7 +40,7 @@ struct gpu {
     mem_lower mem;
     gpu_port *gports;
     mem_port *ports;              /* per SM, over gports */
-    const ws_cta_map_ops *cta_map;
+    ws_resolved_policies pol;     /* the policies every unit runs */
     void *cta_map_st;
     ws_sm_view *smv;
     gpu_clocks clk;
@@ -48,6 +48,7 @@ struct gpu {
     /* the running kernel */
     const emu_launch *launch;
     uint32_t warps_per_cta;
+    uint64_t launches;            /* kernels run so far (ws_launch_info.seq) */
     uint64_t requests, request_bytes;
     bool refusing;                /* the memory refused a send last cycle */
 };
@@ -164,7 +165,8 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
     }
     if (strcmp(c->memory_model, "full") == 0) {
         mem_warp_info info = { .ctx = g, .get = gpu_warp_progress };
-        mem_sys *ms = mem_sys_new(c, g->nsm, info, err, errlen);
+        mem_sys *ms = mem_sys_new(c, g->nsm, g->pol.dram, &g->pol.params[WS_KIND_DRAM], info,
+                                  err, errlen);
         if (!ms) return -1;
         g->mem = mem_sys_lower(ms);
     } else {
@@ -193,9 +195,8 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
-gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
-                  const ws_param_values *ws_params, const ws_fetch_ops *fetch,
-                  const ws_cta_map_ops *cta_map, char *err, size_t errlen)
+gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
+                  char *err, size_t errlen)
 {
     gpu *g = calloc(1, sizeof *g);
     if (!g) {
@@ -203,6 +204,13 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
         return NULL;
     }
     g->cfg = *cfg;
+    g->pol = *rp;
+    /* DRAM policies run (and need their inputs) only with the full memory */
+    bool full = strcmp(cfg->memory_model, "full") == 0;
+    g->pol.needs = (rp->warp ? rp->warp->needs : 0) | (rp->fetch ? rp->fetch->needs : 0)
+                 | (rp->cta_map ? rp->cta_map->needs : 0)
+                 | (full && rp->dram ? rp->dram->needs : 0)
+                 | (full && rp->dram_prefetch ? rp->dram_prefetch->needs : 0);
     if (!g->cfg.n_schedulers) g->cfg.n_schedulers = 1;
     if (!g->cfg.issue_width) g->cfg.issue_width = 1;
     if (!g->cfg.fetch_width) g->cfg.fetch_width = 1;
@@ -215,11 +223,6 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
         free(g);
         return NULL;
     }
-    /* a policy with parameters gets its defaults when none were given */
-    ws_param_values defs = { 0 };
-    if (!ws_params && ws && ws->params)
-        for (const ws_param_desc *p = ws->params; p->name && defs.n < 16; p++)
-            defs.v[defs.n++] = p->def;
     gpu_clocks_init(&g->clk, cfg->core_mhz, cfg->icnt_mhz, cfg->l2_mhz, cfg->dram_mhz);
     g->sms = calloc(g->nsm, sizeof *g->sms);
     g->smv = calloc(g->nsm, sizeof *g->smv);
@@ -233,19 +236,17 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
         return NULL;
     }
     for (uint32_t i = 0; i < g->nsm; i++)
-        if (!(g->sms[i] = core_sm_new(i, &g->cfg, ws, ws_params ? ws_params : &defs, fetch,
-                                      err, errlen))) {
+        if (!(g->sms[i] = core_sm_new(i, g->nsm, &g->cfg, &g->pol, err, errlen))) {
             gpu_free(g);
             return NULL;
         }
-    g->cta_map = cta_map;
-    if (cta_map && cta_map->init) {
-        ws_param_values none = { 0 };
-        if (!(g->cta_map_st = cta_map->init(&none, g->nsm))) {
-            snprintf(err, errlen, "CTA mapping policy '%s' failed to initialise", cta_map->name);
-            gpu_free(g);
-            return NULL;
-        }
+    const ws_cta_map_ops *cm = g->pol.cta_map;
+    ws_policy_env env = { .nsms = g->nsm, .nwarps = g->sms[0]->nwarps,
+                          .nsched = g->sms[0]->nsched, .max_ctas = g->sms[0]->nctas };
+    if (cm && cm->init && !(g->cta_map_st = cm->init(&g->pol.params[WS_KIND_CTA_MAP], &env))) {
+        snprintf(err, errlen, "CTA placement policy '%s' failed to initialise", cm->name);
+        gpu_free(g);
+        return NULL;
     }
     return g;
 }
@@ -254,7 +255,7 @@ void gpu_free(gpu *g)
 {
     if (!g) return;
     for (uint32_t i = 0; g->sms && i < g->nsm; i++) core_sm_free(g->sms[i]);
-    if (g->cta_map_st && g->cta_map->destroy) g->cta_map->destroy(g->cta_map_st);
+    if (g->cta_map_st && g->pol.cta_map->destroy) g->pol.cta_map->destroy(g->cta_map_st);
     if (g->mem.free) g->mem.free(g->mem.impl);
     free(g->gports);
     free(g->ports);
@@ -264,6 +265,7 @@ void gpu_free(gpu *g)
 }
 
 uint64_t gpu_cycle(const gpu *g) { return g->cycle; }
+uint32_t gpu_policy_needs(const gpu *g) { return g->pol.needs; }
 const gpu_config *gpu_get_config(const gpu *g) { return &g->cfg; }
 
 void gpu_stats_release(gpu_kernel_stats *st)
@@ -301,45 +303,58 @@ uint32_t gpu_ctas_per_sm(const gpu_config *cfg, uint32_t threads_per_cta,
 
 typedef struct gpu_kernel_run {
     emu_launch *l;
-    uint32_t nctas, next_cta;
+    uint32_t nctas, next_cta;     /* next_cta: the lowest CTA not yet placed */
+    uint32_t placed;
+    bool *assigned;               /* [nctas] */
     uint32_t warps_per_cta, regs_per_cta, shmem;
+    ws_launch_info info;          /* what policies see of the kernel */
 } gpu_kernel_run;
 
-/* Place waiting CTAs while some SM has room and the policy chooses one. */
+/* The SMs' room for one more CTA; false when none has any. */
+static bool gpu_sm_views(gpu *g, const gpu_kernel_run *k)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        const core_sm *s = g->sms[i];
+        g->smv[i] = (ws_sm_view){ .sm = i, .ctas = s->live_ctas, .warps = s->live_warps,
+            .fits = core_sm_fits(s, k->warps_per_cta, k->regs_per_cta, k->shmem) };
+        any |= g->smv[i].fits;
+    }
+    return any;
+}
+
+/* Place waiting CTAs while some SM has room and the placement policy
+   chooses a (CTA, SM) pair; it may take the CTAs in any order. */
 static int gpu_dispatch(gpu *g, gpu_kernel_run *k, char *err, size_t errlen)
 {
-    while (k->next_cta < k->nctas) {
-        int sm = -1;
-        bool any = false;
-        for (uint32_t i = 0; i < g->nsm; i++) {
-            const core_sm *s = g->sms[i];
-            g->smv[i] = (ws_sm_view){ .sm = i, .ctas = s->live_ctas, .warps = s->live_warps,
-                .fits = core_sm_fits(s, k->warps_per_cta, k->regs_per_cta, k->shmem) };
-            any |= g->smv[i].fits;
-        }
-        if (!any) return 0;
-        if (g->cta_map && g->cta_map->select_sm) {
-            ws_cta_map_view v = { .cycle = g->cycle, .cta_id = k->next_cta, .nctas = k->nctas,
-                                  .nsms = g->nsm, .sms = g->smv };
-            sm = g->cta_map->select_sm(g->cta_map_st, &v);
-            if (sm < 0) return 0;
-            if ((uint32_t)sm >= g->nsm || !g->smv[sm].fits) {
-                snprintf(err, errlen, "CTA mapping policy '%s' chose SM %d, which cannot "
-                         "take CTA %u", g->cta_map->name, sm, k->next_cta);
+    const ws_cta_map_ops *cm = g->pol.cta_map;
+    while (k->placed < k->nctas && gpu_sm_views(g, k)) {
+        ws_cta_choice c = { .cta = k->next_cta, .sm = 0 };
+        if (cm && cm->place) {
+            ws_cta_map_view v = { .cycle = g->cycle, .nctas = k->nctas, .next_cta = k->next_cta,
+                                  .placed = k->placed, .assigned = k->assigned,
+                                  .nsms = g->nsm, .sms = g->smv, .kernel = &k->info };
+            if (!cm->place(g->cta_map_st, &v, &c)) return 0;
+            if (c.cta >= k->nctas || k->assigned[c.cta] || c.sm >= g->nsm || !g->smv[c.sm].fits) {
+                snprintf(err, errlen, "CTA placement policy '%s' chose CTA %u on SM %u: %s",
+                         cm->name, c.cta, c.sm,
+                         c.cta >= k->nctas || k->assigned[c.cta] ? "not an unplaced CTA"
+                                                                  : "that SM cannot take it");
                 return -1;
             }
         } else {
-            /* built-in: the next SM after the last one used that has room */
-            for (uint32_t j = 0; j < g->nsm && sm < 0; j++) {
-                uint32_t i = (k->next_cta + j) % g->nsm;
-                if (g->smv[i].fits) sm = (int)i;
-            }
+            /* no policy: the next CTA on the first SM with room after it */
+            uint32_t j = 0;
+            while (j < g->nsm && !g->smv[(k->next_cta + j) % g->nsm].fits) j++;
+            c.sm = (k->next_cta + j) % g->nsm;
         }
-        if (core_sm_launch_cta(g->sms[sm], k->next_cta, k->regs_per_cta, k->shmem, g->cycle)) {
-            snprintf(err, errlen, "out of host memory starting CTA %u", k->next_cta);
+        if (core_sm_launch_cta(g->sms[c.sm], c.cta, k->regs_per_cta, k->shmem, g->cycle)) {
+            snprintf(err, errlen, "out of host memory starting CTA %u", c.cta);
             return -1;
         }
-        k->next_cta++;
+        k->assigned[c.cta] = true;
+        k->placed++;
+        while (k->next_cta < k->nctas && k->assigned[k->next_cta]) k->next_cta++;
     }
     return 0;
 }
@@ -511,7 +526,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
             g->sms[i]->cta_freed = false;
             if (g->sms[i]->fault) return -1;
         }
-        if (freed && k->next_cta < k->nctas) {
+        if (freed && k->placed < k->nctas) {
             if (gpu_dispatch(g, k, err, errlen)) return -1;
             busy = true;
         }
@@ -519,7 +534,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         g->cycle++;
         gpu_clocks_advance(&g->clk, 1, NULL);
         g->mem.advance(g->mem.impl, g->cycle);
-        if (k->next_cta == k->nctas && gpu_all_idle(g)) return 0;
+        if (k->placed == k->nctas && gpu_all_idle(g)) return 0;
         quiet_since = gpu_last_progress(g);
         if (busy || !c->skip_idle_cycles) continue;
         /* nothing happened: jump to the next timed event (or to where the
@@ -535,6 +550,34 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         next = g->mem.run_until(g->mem.impl, g->cycle, next);
         if (next == CORE_NEVER || next <= g->cycle) continue;
         gpu_skip(g, st, next - g->cycle);
+    }
+}
+
+/* What policies see of the kernel `k` runs: shape, occupancy, and the
+   program and oracle views when a policy declared it needs them. */
+static void gpu_kernel_info(const gpu *g, gpu_kernel_run *k, const gpu_kernel_stats *st,
+                            const ws_prog_uop *prog, ws_program_view *pv, ws_oracle_view *ov)
+{
+    const emu_launch *l = k->l;
+    ws_launch_info *ki = &k->info;
+    *ki = (ws_launch_info){ .name = st->name, .seq = g->launches, .nctas = k->nctas,
+                            .warps_per_cta = k->warps_per_cta, .ctas_per_sm = st->ctas_per_sm,
+                            .nsms = g->nsm, .regs_per_thread = st->regs_per_thread,
+                            .shared_bytes = l->shared_bytes };
+    memcpy(ki->grid, l->grid, sizeof ki->grid);
+    memcpy(ki->block, l->block, sizeof ki->block);
+    if (prog) {
+        *pv = (ws_program_view){ .nuops = l->mod->nuops, .uops = prog,
+                                 .entry_pc = l->mod->funcs[l->func].uop_begin,
+                                 .end_pc = l->mod->funcs[l->func].uop_end };
+        ki->prog = pv;
+    }
+    const emu_profile *p = l->profile;
+    if ((g->pol.needs & WS_NEED_ORACLE) && p && p->total) {
+        *ov = (ws_oracle_view){ .nwarps = p->nwarps, .total = p->total, .mem = p->mem,
+                                .ivl_start = p->ivl_start, .ivl_insns = p->ivl_insns,
+                                .ivl_mem = p->ivl_mem };
+        ki->oracle = ov;
     }
 }
 
@@ -564,21 +607,37 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
         return -1;
     }
     core_uinfo *ui = core_decode_module(l->mod, &g->cfg);
-    if (!ui) {
+    ws_prog_uop *prog = ui && (g->pol.needs & WS_NEED_PROGRAM)
+                        ? core_program_view(l->mod, ui) : NULL;
+    k.assigned = calloc(k.nctas ? k.nctas : 1, sizeof *k.assigned);
+    if (!ui || !k.assigned || ((g->pol.needs & WS_NEED_PROGRAM) && !prog)) {
         snprintf(err, errlen, "out of host memory decoding kernel '%s'", st->name);
+        free(ui);
+        free(prog);
+        free(k.assigned);
         return -1;
     }
+    ws_program_view pv;
+    ws_oracle_view ov;
+    gpu_kernel_info(g, &k, st, prog, &pv, &ov);
     uint64_t req0 = g->requests, bytes0 = g->request_bytes;
     gpu_mem_stats mem0;
     g->launch = l;
     g->warps_per_cta = k.warps_per_cta;
     g->mem.begin_kernel(g->mem.impl);
     g->mem.stats(g->mem.impl, &mem0);
-    for (uint32_t i = 0; i < g->nsm; i++) core_sm_begin_kernel(g->sms[i], l, ui, st);
+    const ws_cta_map_ops *cm = g->pol.cta_map;
+    if (cm && cm->kernel_begin) cm->kernel_begin(g->cta_map_st, &k.info);
+    for (uint32_t i = 0; i < g->nsm; i++)
+        core_sm_begin_kernel(g->sms[i], l, ui, st, &k.info, g->cycle);
     int rc = gpu_dispatch(g, &k, err, errlen);
     if (rc == 0) rc = gpu_loop(g, &k, st, err, errlen);
     if (rc && l->fault.kind != EMU_OK) snprintf(err, errlen, "%s", l->fault.msg);
-    for (uint32_t i = 0; i < g->nsm; i++) core_sm_abort(g->sms[i]);
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        core_sm_abort(g->sms[i]);
+        core_sm_end_kernel(g->sms[i], g->cycle);
+    }
+    if (cm && cm->kernel_end) cm->kernel_end(g->cta_map_st, &k.info);
     st->cycles = g->cycle - st->start_cycle;
     gpu_collect(g, st);
     st->mem_requests = g->requests - req0;
@@ -587,6 +646,9 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     g->mem.stats(g->mem.impl, &mem1);
     mem_sys_stats_diff(&st->mem, &mem1, &mem0);
     g->launch = NULL;
+    g->launches++;
     free(ui);
+    free(prog);
+    free(k.assigned);
     return rc;
 }

@@ -42,16 +42,17 @@ uint64_t gpu_cycle(const gpu *g);
 const gpu_config *gpu_get_config(const gpu *g);
 
 
-/* ---- appended by the timing model ---- */
 #include "../policy/policy.h"
 
-/* gpu_new with the policies given directly instead of looked up by the
-   configured names (tests, and gpu_new itself).  `ws_params` may be NULL
-   (policy defaults); `fetch` and `cta_map` may be NULL (built-in round
-   robin). */
-gpu *gpu_new_with(const gpu_config *cfg, const ws_warp_sched_ops *ws,
-                  const ws_param_values *ws_params, const ws_fetch_ops *fetch,
-                  const ws_cta_map_ops *cta_map, char *err, size_t errlen);
+/* gpu_new with the policies given directly instead of resolved from the
+   configured names (tests, and gpu_new itself).  `rp->fetch` and
+   `rp->cta_map` may be NULL (built-in round robin); `rp->dram` is needed
+   with the full memory system. */
+gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
+                  char *err, size_t errlen);
+/* WS_NEED_* of the policies the GPU runs (the host builds the oracle
+   profile when WS_NEED_ORACLE is set). */
+uint32_t gpu_policy_needs(const gpu *g);
 
 /* CTAs of a kernel with this shape that fit on one SM at once, and the
    resource that limits them ("threads", "warps", "ctas", "registers",

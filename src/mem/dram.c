@@ -160,18 +160,9 @@ int mem_dram_check_config(const gpu_config *cfg, char *err, size_t errlen)
 {
     mem_addrmap map;
     dram_geom g;
-    if (geom_of(cfg, &map, &g, err, errlen) < 0)
-        return -1;
-    const char *name = cfg->dram_scheduler[0] ? cfg->dram_scheduler : "frfcfs";
-    const ws_dram_sched_ops *ops = ws_find_dram_sched(name);
-    if (!ops) {
-        char names[256];
-        ws_policy_names(WS_POLICY_DRAM_SCHED, names, sizeof names);
-        set_err(err, errlen, "dram_scheduler='%s' is unknown (known: %s)", name, names);
-        return -1;
-    }
-    ws_param_values pv;
-    return ws_params_parse(ops->name, ops->params, cfg->dram_scheduler_params, &pv, err, errlen);
+    /* the scheduler's name and parameters are checked with every other
+       policy's (gpu/config.c, the registry) */
+    return geom_of(cfg, &map, &g, err, errlen) < 0 ? -1 : 0;
 }
 
 uint32_t mem_dram_peak_bytes_per_cycle(const gpu_config *cfg)
@@ -238,19 +229,8 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
 
     d->ops = ops;
     d->ops_state = ops_state;
-    if (!d->ops) {
-        d->ops = ws_find_dram_sched(cfg->dram_scheduler[0] ? cfg->dram_scheduler : "frfcfs");
-        if (!d->ops)
-            goto fail;
-        if (d->ops->init) {
-            ws_param_values pv;
-            if (ws_params_parse(d->ops->name, d->ops->params, cfg->dram_scheduler_params,
-                                &pv, NULL, 0) < 0)
-                goto fail;
-            d->ops_state = d->ops->init(&pv, g.queue);
-            d->own_state = true;
-        }
-    }
+    if (!d->ops || !d->ops->pick)
+        goto fail;       /* the owner resolved the scheduler (gpu/, one path) */
     d->info = info;
 
     d->banks = calloc(g.nbanks, sizeof *d->banks);

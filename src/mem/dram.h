@@ -23,7 +23,7 @@
 
 #include "../gpu/config.h"
 #include "mem_port.h"
-#include "../policy/policy.h"
+#include "warpsim_policy.h"
 
 typedef struct mem_dram mem_dram;
 

@@ -22,7 +22,6 @@
 #include "icnt.h"
 #include "l2.h"
 #include "../gpu/clock.h"
-#include "../policy/policy.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,24 +132,19 @@ static inline uint32_t rep_bytes(const mem_req *r)
 
 static uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
-static int ms_make_channels(mem_sys *ms, mem_warp_info info, char *err, size_t errlen)
+static int ms_make_channels(mem_sys *ms, const ws_param_values *vals, mem_warp_info info,
+                            char *err, size_t errlen)
 {
     const gpu_config *c = &ms->cfg;
-    if (c->dram_scheduler[0]) {
-        ms->sched = ws_find_dram_sched(c->dram_scheduler);
-        if (!ms->sched) {
-            snprintf(err, errlen, "DRAM scheduler '%s' does not exist", c->dram_scheduler);
-            return -1;
-        }
-    }
-    ws_param_values vals = { 0 };
-    if (ms->sched && ws_params_parse(ms->sched->name, ms->sched->params,
-                                     c->dram_scheduler_params, &vals, err, errlen))
+    if (!ms->sched || !ms->sched->pick) {
+        snprintf(err, errlen, "no DRAM scheduler given");
         return -1;
+    }
     for (uint32_t i = 0; i < ms->nch; i++) {
         ms_chan *ch = &ms->ch[i];
-        if (ms->sched && ms->sched->init
-            && !(ch->sched_st = ms->sched->init(&vals, c->dram_queue))) {
+        ws_policy_env env = { .nsms = ms->nsm, .channel = i, .nchannels = ms->nch,
+                              .queue_size = c->dram_queue };
+        if (ms->sched->init && !(ch->sched_st = ms->sched->init(vals, &env))) {
             snprintf(err, errlen, "DRAM scheduler '%s' failed to initialise", ms->sched->name);
             return -1;
         }
@@ -173,7 +167,8 @@ static uint32_t ms_max_packet(const gpu_config *c)
     return MS_HDR_BYTES + umax(b, 128);
 }
 
-mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, mem_warp_info info,
+mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_ops *sched,
+                     const ws_param_values *sched_params, mem_warp_info info,
                      char *err, size_t errlen)
 {
     mem_sys *ms = calloc(1, sizeof *ms);
@@ -219,7 +214,8 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, mem_warp_info info,
         mem_sys_free(ms);
         return NULL;
     }
-    if (ms_make_channels(ms, info, err, errlen)) {
+    ms->sched = sched;
+    if (ms_make_channels(ms, sched_params, info, err, errlen)) {
         mem_sys_free(ms);
         return NULL;
     }

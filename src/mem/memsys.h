@@ -16,6 +16,7 @@
 #include "mem_port.h"
 #include "../gpu/config.h"
 #include "../gpu/stats.h"
+#include "warpsim_policy.h"
 
 /*
 ** What the GPU asks of the memory below the L1s.  Cycles are core cycles.
@@ -56,7 +57,10 @@ typedef struct mem_sys mem_sys;
 /* The memory system for `nsm` SMs.  `info` is handed to the DRAM
    schedulers (warp progress).  NULL with a message on a bad configuration
    (address map, scheduler name or parameters) or out of memory. */
-mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, mem_warp_info info,
+/* `sched` (with its resolved parameters) orders each channel's requests:
+   one instance per channel. */
+mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_ops *sched,
+                     const ws_param_values *sched_params, mem_warp_info info,
                      char *err, size_t errlen);
 void mem_sys_free(mem_sys *ms);
 /* Its mem_lower view (valid while ms lives; free through it or directly). */

@@ -8,22 +8,22 @@
 **    fits; the very first CTA tries SM 0 first;
 **  - when it fits nowhere the answer is -1 (wait) and the rotation point
 **    does not move;
-**  - CTAs are placed in the order the dispatcher offers them (by cta_id).
+**  - CTAs are placed in cta_id order: the lowest unplaced one goes next.
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 typedef struct cta_rr_state {
     uint32_t last;      /* SM that received the last CTA */
 } cta_rr_state;
 
-static void *cta_rr_init(const ws_param_values *p, uint32_t nsms)
+static void *cta_rr_init(const ws_param_values *p, const ws_policy_env *env)
 {
     (void)p;
     cta_rr_state *st = malloc(sizeof *st);
     if (st)
-        st->last = nsms ? nsms - 1 : 0;
+        st->last = env->nsms ? env->nsms - 1 : 0;
     return st;
 }
 
@@ -32,21 +32,22 @@ static void cta_rr_destroy(void *st)
     free(st);
 }
 
-static int cta_rr_select_sm(void *vst, const ws_cta_map_view *v)
+static bool cta_rr_place(void *vst, const ws_cta_map_view *v, ws_cta_choice *out)
 {
     cta_rr_state *st = vst;
     uint32_t n = v->nsms;
-    if (n == 0)
-        return -1;
+    if (n == 0 || v->next_cta >= v->nctas)
+        return false;
     uint32_t s = st->last < n ? st->last : n - 1;
     for (uint32_t i = 0; i < n; i++) {
         s = s + 1 == n ? 0 : s + 1;
         if (v->sms[s].fits) {
             st->last = s;
-            return (int)s;
+            *out = (ws_cta_choice){ .cta = v->next_cta, .sm = s };
+            return true;
         }
     }
-    return -1;
+    return false;
 }
 
 const ws_cta_map_ops ws_cta_map_rr = {
@@ -55,5 +56,5 @@ const ws_cta_map_ops ws_cta_map_rr = {
     .params = NULL,
     .init = cta_rr_init,
     .destroy = cta_rr_destroy,
-    .select_sm = cta_rr_select_sm,
+    .place = cta_rr_place,
 };

@@ -5,7 +5,7 @@
 ** Scheduling on GPU Performance"; spec specs/fetch-dram.md 2.2 item 1
 ** ("serve requests in arrival order") and the pick() pseudo-code there.
 */
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 /*
 ** Interpretations (spec 2.2 "[R] Details"): the policy is applied per bank

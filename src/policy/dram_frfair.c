@@ -5,7 +5,7 @@
 ** Paper: Lakshminarayana & Kim, "Effect of Instruction Fetch and Memory
 ** Scheduling on GPU Performance"; spec specs/fetch-dram.md 2.2 item 3.
 */
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 /*
 ** Interpretations:
@@ -49,5 +49,6 @@ static int frfair_pick(void *st, const ws_dram_view *v)
 const ws_dram_sched_ops ws_dram_sched_frfair = {
     .name = "frfair",
     .summary = "row hits first, then the warp with the fewest retired instructions",
+    .needs = WS_NEED_WARP_COUNTERS,
     .pick = frfair_pick,
 };

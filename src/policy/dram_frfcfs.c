@@ -5,7 +5,7 @@
 ** Scheduling on GPU Performance"; spec specs/fetch-dram.md 2.2 item 2 and
 ** the pick() pseudo-code there (S = hits if any, argmin arrival over S).
 */
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 /*
 ** Interpretations (spec 2.2 "[R] Details"): applied per bank when the bank

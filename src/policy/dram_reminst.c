@@ -5,7 +5,7 @@
 ** Paper: Lakshminarayana & Kim, "Effect of Instruction Fetch and Memory
 ** Scheduling on GPU Performance"; spec specs/fetch-dram.md 2.2 item 4.
 */
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 /*
 ** Interpretations:
@@ -50,5 +50,6 @@ static int reminst_pick(void *st, const ws_dram_view *v)
 const ws_dram_sched_ops ws_dram_sched_reminst = {
     .name = "reminst",
     .summary = "row hits first, then the warp with the most instructions remaining (oracle)",
+    .needs = WS_NEED_ORACLE | WS_NEED_WARP_COUNTERS,
     .pick = reminst_pick,
 };

@@ -11,18 +11,18 @@
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
+#include "warpsim_policy.h"
 
 typedef struct fetch_rr_state {
     uint32_t last;      /* index of the warp picked last */
 } fetch_rr_state;
 
-static void *fetch_rr_init(const ws_param_values *p, uint32_t nwarps)
+static void *fetch_rr_init(const ws_param_values *p, const ws_policy_env *env)
 {
     (void)p;
     fetch_rr_state *st = malloc(sizeof *st);
     if (st)
-        st->last = nwarps ? nwarps - 1 : 0;
+        st->last = env->nwarps ? env->nwarps - 1 : 0;
     return st;
 }
 

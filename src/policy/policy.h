@@ -55,6 +55,18 @@ const char *ws_kind_key(int kind);
 /* Exact-name lookup of a policy of `kind` (an ops table pointer), NULL
    when unknown.  `r` NULL = the built-in policies. */
 const void *ws_registry_find(const ws_registry *r, int kind, const char *name);
+/* The i-th policy of `kind` (an ops table pointer; built-ins first, in
+   registry order), NULL past the end. */
+const void *ws_registry_nth(const ws_registry *r, int kind, size_t i);
+/* Typed exact-name lookups among the built-in policies (tests). */
+#define ws_find_warp_sched(n) ((const ws_warp_sched_ops *)ws_registry_find(NULL, WS_KIND_WARP, (n)))
+#define ws_find_fetch(n)      ((const ws_fetch_ops *)ws_registry_find(NULL, WS_KIND_FETCH, (n)))
+#define ws_find_cta_map(n)    ((const ws_cta_map_ops *)ws_registry_find(NULL, WS_KIND_CTA_MAP, (n)))
+#define ws_find_dram_sched(n) ((const ws_dram_sched_ops *)ws_registry_find(NULL, WS_KIND_DRAM, (n)))
+#define ws_warp_nth(i)  ((const ws_warp_sched_ops *)ws_registry_nth(NULL, WS_KIND_WARP, (i)))
+#define ws_fetch_nth(i) ((const ws_fetch_ops *)ws_registry_nth(NULL, WS_KIND_FETCH, (i)))
+#define ws_cta_map_nth(i) ((const ws_cta_map_ops *)ws_registry_nth(NULL, WS_KIND_CTA_MAP, (i)))
+#define ws_dram_nth(i)  ((const ws_dram_sched_ops *)ws_registry_nth(NULL, WS_KIND_DRAM, (i)))
 /* Registered names of `kind`, comma-separated, into buf. */
 void ws_registry_names(const ws_registry *r, int kind, char *buf, size_t len);
 
@@ -66,6 +78,9 @@ int ws_policies_resolve(const ws_registry *r, const char *const names[WS_KIND_CO
                         char *err, size_t errlen);
 /* Parse "k=v,k=v" against one policy's declared table into `out`
    (defaults for keys not given; spaces around keys and values ignored). */
+int ws_params_resolve(const char *policy, const ws_param_desc *params,
+                      uint32_t nkv, const char *const *keys, const char *const *vals,
+                      ws_param_values *out, char *err, size_t errlen);
 int ws_params_parse(const char *policy, const ws_param_desc *params, const char *text,
                     ws_param_values *out, char *err, size_t errlen);
 /* Defaults of a parameter table. */

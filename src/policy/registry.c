@@ -1,8 +1,9 @@
 /*
 ** registry.c -- the one list of every scheduling policy, by kind, with
-** exact-name lookup, parameter parsing against a policy's declared table,
-** and the `--list-policies` listing.
-** Adding a policy = its file + one line in the tables below.
+** exact-name lookup, plug-in tables added at run time, the one parser of
+** "k=v,k=v" parameters, resolution of the configured policies into
+** ws_resolved_policies, and the `warpsim policies` listing.
+** Adding a built-in policy = its file + one line in the tables below.
 */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "policy/policy.h"
+#include "policy/plugin.h"
 
 /* the ops tables, one per policy file */
 extern const ws_warp_sched_ops ws_warp_sched_lrr;
@@ -25,69 +27,63 @@ extern const ws_dram_sched_ops ws_dram_sched_frfcfs;
 extern const ws_dram_sched_ops ws_dram_sched_frfair;
 extern const ws_dram_sched_ops ws_dram_sched_reminst;
 
-const ws_warp_sched_ops *const ws_warp_scheds[] = {
-    &ws_warp_sched_lrr,
-    &ws_warp_sched_gto,
-    &ws_warp_sched_oldest,
-    &ws_warp_sched_two_level,
-    &ws_warp_sched_swl,
-    NULL
+static const ws_warp_sched_ops *const builtin_warp[] = {
+    &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
+    &ws_warp_sched_two_level, &ws_warp_sched_swl, NULL
 };
-
-const ws_fetch_ops *const ws_fetches[] = {
-    &ws_fetch_rr,
-    NULL
+static const ws_fetch_ops *const builtin_fetch[] = { &ws_fetch_rr, NULL };
+static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, NULL };
+static const ws_dram_sched_ops *const builtin_dram[] = {
+    &ws_dram_sched_frfcfs, &ws_dram_sched_fcfs, &ws_dram_sched_frfair,
+    &ws_dram_sched_reminst, NULL
 };
+static const ws_dram_prefetch_ops *const builtin_dram_prefetch[] = { NULL };
 
-const ws_cta_map_ops *const ws_cta_maps[] = {
-    &ws_cta_map_rr,
-    NULL
-};
+/* What every kind has in common, and how to read it from an ops table. */
+typedef struct ops_head {
+    const char *name, *summary;
+    const ws_param_desc *params;
+    uint32_t needs;
+} ops_head;
 
-const ws_dram_sched_ops *const ws_dram_scheds[] = {
-    &ws_dram_sched_frfcfs,
-    &ws_dram_sched_fcfs,
-    &ws_dram_sched_frfair,
-    &ws_dram_sched_reminst,
-    NULL
-};
+#define HEAD_OF(o) ((ops_head){ (o)->name, (o)->summary, (o)->params, (o)->needs })
 
-/* ------------------------------------------------------------------ */
-/* Lookup                                                              */
-/* ------------------------------------------------------------------ */
-
-/* Exact names only: a prefix or a near miss ("gtoo") is unknown, so a
-   typo is reported instead of silently picking some other policy. */
-const ws_warp_sched_ops *ws_find_warp_sched(const char *name)
+static ops_head head_of(int kind, const void *ops)
 {
-    for (size_t i = 0; name && ws_warp_scheds[i]; i++)
-        if (strcmp(ws_warp_scheds[i]->name, name) == 0)
-            return ws_warp_scheds[i];
-    return NULL;
+    switch (kind) {
+    case WS_KIND_WARP:          return HEAD_OF((const ws_warp_sched_ops *)ops);
+    case WS_KIND_FETCH:         return HEAD_OF((const ws_fetch_ops *)ops);
+    case WS_KIND_CTA_MAP:       return HEAD_OF((const ws_cta_map_ops *)ops);
+    case WS_KIND_DRAM:          return HEAD_OF((const ws_dram_sched_ops *)ops);
+    default:                    return HEAD_OF((const ws_dram_prefetch_ops *)ops);
+    }
 }
 
-const ws_fetch_ops *ws_find_fetch(const char *name)
+static const void *builtin_at(int kind, size_t i)
 {
-    for (size_t i = 0; name && ws_fetches[i]; i++)
-        if (strcmp(ws_fetches[i]->name, name) == 0)
-            return ws_fetches[i];
-    return NULL;
+    switch (kind) {
+    case WS_KIND_WARP:          return builtin_warp[i];
+    case WS_KIND_FETCH:         return builtin_fetch[i];
+    case WS_KIND_CTA_MAP:       return builtin_cta_map[i];
+    case WS_KIND_DRAM:          return builtin_dram[i];
+    default:                    return builtin_dram_prefetch[i];
+    }
 }
 
-const ws_cta_map_ops *ws_find_cta_map(const char *name)
-{
-    for (size_t i = 0; name && ws_cta_maps[i]; i++)
-        if (strcmp(ws_cta_maps[i]->name, name) == 0)
-            return ws_cta_maps[i];
-    return NULL;
-}
+static const struct {
+    const char *key, *title;
+    bool optional;            /* "none" is a valid name: no policy of this kind */
+} kinds[WS_KIND_COUNT] = {
+    { "warp_scheduler", "warp schedulers", false },
+    { "fetch_policy",   "fetch policies", false },
+    { "cta_map",        "CTA placement (CTA -> SM)", false },
+    { "dram_scheduler", "DRAM schedulers (one instance per channel)", false },
+    { "dram_prefetch",  "DRAM prefetchers (memory side, one per channel)", true },
+};
 
-const ws_dram_sched_ops *ws_find_dram_sched(const char *name)
+const char *ws_kind_key(int kind)
 {
-    for (size_t i = 0; name && ws_dram_scheds[i]; i++)
-        if (strcmp(ws_dram_scheds[i]->name, name) == 0)
-            return ws_dram_scheds[i];
-    return NULL;
+    return kind >= 0 && kind < WS_KIND_COUNT ? kinds[kind].key : "?";
 }
 
 /* ------------------------------------------------------------------ */
@@ -105,25 +101,144 @@ static void buf_addf(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *kind_name_at(int kind, size_t i)
+/* ------------------------------------------------------------------ */
+/* The registry object: built-ins + plug-in tables                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct reg_entry {
+    const void *ops;
+    const char *plugin;       /* plug-in name, NULL for built-ins */
+} reg_entry;
+
+struct ws_registry {
+    reg_entry *e[WS_KIND_COUNT];
+    uint32_t   n[WS_KIND_COUNT], cap[WS_KIND_COUNT];
+    void     **handles;       /* dlopen handles, closed by ws_registry_free */
+    uint32_t   nhandles;
+};
+
+static int reg_push(ws_registry *r, int kind, const void *ops, const char *plugin)
 {
-    switch (kind) {
-    case WS_POLICY_WARP_SCHED: return ws_warp_scheds[i] ? ws_warp_scheds[i]->name : NULL;
-    case WS_POLICY_FETCH:      return ws_fetches[i] ? ws_fetches[i]->name : NULL;
-    case WS_POLICY_CTA_MAP:    return ws_cta_maps[i] ? ws_cta_maps[i]->name : NULL;
-    case WS_POLICY_DRAM_SCHED: return ws_dram_scheds[i] ? ws_dram_scheds[i]->name : NULL;
-    default:                   return NULL;
+    if (r->n[kind] == r->cap[kind]) {
+        uint32_t cap = r->cap[kind] ? 2 * r->cap[kind] : 8;
+        reg_entry *e = realloc(r->e[kind], cap * sizeof *e);
+        if (!e) return -1;
+        r->e[kind] = e;
+        r->cap[kind] = cap;
     }
+    r->e[kind][r->n[kind]++] = (reg_entry){ ops, plugin };
+    return 0;
 }
 
-void ws_policy_names(int kind, char *buf, size_t len)
+ws_registry *ws_registry_new(void)
 {
-    if (!buf || len == 0)
-        return;
+    ws_registry *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    for (int k = 0; k < WS_KIND_COUNT; k++)
+        for (size_t i = 0; builtin_at(k, i); i++)
+            if (reg_push(r, k, builtin_at(k, i), NULL)) {
+                ws_registry_free(r);
+                return NULL;
+            }
+    return r;
+}
+
+void ws_registry_free(ws_registry *r)
+{
+    if (!r) return;
+    for (int k = 0; k < WS_KIND_COUNT; k++) free(r->e[k]);
+    ws_plugin_close_all(r->handles, r->nhandles);
+    free(r->handles);
+    free(r);
+}
+
+int ws_registry_add_handle(ws_registry *r, void *handle)
+{
+    void **h = realloc(r->handles, (r->nhandles + 1) * sizeof *h);
+    if (!h) return -1;
+    r->handles = h;
+    r->handles[r->nhandles++] = handle;
+    return 0;
+}
+
+/* The i-th policy of `kind` (NULL past the end); r NULL = built-ins. */
+static const void *reg_at(const ws_registry *r, int kind, size_t i, const char **plugin)
+{
+    if (plugin) *plugin = NULL;
+    if (!r) return builtin_at(kind, i);
+    if (i >= r->n[kind]) return NULL;
+    if (plugin) *plugin = r->e[kind][i].plugin;
+    return r->e[kind][i].ops;
+}
+
+const void *ws_registry_nth(const ws_registry *r, int kind, size_t i)
+{
+    return kind >= 0 && kind < WS_KIND_COUNT ? reg_at(r, kind, i, NULL) : NULL;
+}
+
+/* Exact names only: a prefix or a near miss ("gtoo") is unknown, so a
+   typo is reported instead of silently picking some other policy. */
+const void *ws_registry_find(const ws_registry *r, int kind, const char *name)
+{
+    if (kind < 0 || kind >= WS_KIND_COUNT || !name) return NULL;
+    const void *ops;
+    for (size_t i = 0; (ops = reg_at(r, kind, i, NULL)) != NULL; i++)
+        if (strcmp(head_of(kind, ops).name, name) == 0) return ops;
+    return NULL;
+}
+
+
+/* A plug-in's tables: every name must be new in its kind (a plug-in may
+   not replace a built-in policy silently). Checked before anything is
+   added, so a refused plug-in leaves the registry as it was. */
+int ws_registry_add(ws_registry *r, const ws_plugin *p, char *err, size_t errlen)
+{
+    if (err && errlen) err[0] = '\0';
+    const char *pname = p && p->name ? p->name : "plug-in";
+    if (!p || p->abi_version != WS_POLICY_ABI_VERSION) {
+        buf_addf(err, errlen, "%s was built against policy ABI %u; this warpsim has ABI %u",
+                 pname, p ? p->abi_version : 0, (unsigned)WS_POLICY_ABI_VERSION);
+        return -1;
+    }
+    const void *const *lists[WS_KIND_COUNT] = {
+        (const void *const *)p->warp, (const void *const *)p->fetch,
+        (const void *const *)p->cta_map, (const void *const *)p->dram,
+        (const void *const *)p->dram_prefetch };
+    for (int k = 0; k < WS_KIND_COUNT; k++)
+        for (size_t i = 0; lists[k] && lists[k][i]; i++) {
+            ops_head h = head_of(k, lists[k][i]);
+            if (!h.name || !*h.name) {
+                buf_addf(err, errlen, "%s: a %s policy has no name", pname, kinds[k].key);
+                return -1;
+            }
+            bool dup = ws_registry_find(r, k, h.name) != NULL;
+            for (size_t j = 0; j < i && !dup; j++)
+                dup = strcmp(head_of(k, lists[k][j]).name, h.name) == 0;
+            if (dup || (kinds[k].optional && strcmp(h.name, "none") == 0)) {
+                buf_addf(err, errlen, "%s: %s policy '%s' is already registered", pname,
+                         kinds[k].key, h.name);
+                return -1;
+            }
+        }
+    for (int k = 0; k < WS_KIND_COUNT; k++)
+        for (size_t i = 0; lists[k] && lists[k][i]; i++)
+            if (reg_push(r, k, lists[k][i], pname)) {
+                buf_addf(err, errlen, "out of host memory");
+                return -1;
+            }
+    return 0;
+}
+
+void ws_registry_names(const ws_registry *r, int kind, char *buf, size_t len)
+{
+    if (!buf || len == 0) return;
     buf[0] = '\0';
-    const char *name;
-    for (size_t i = 0; (name = kind_name_at(kind, i)) != NULL; i++)
-        buf_addf(buf, len, "%s%s", i ? ", " : "", name);
+    if (kind < 0 || kind >= WS_KIND_COUNT) return;
+    const void *ops;
+    size_t i = 0;
+    if (kinds[kind].optional) buf_addf(buf, len, "none");
+    for (; (ops = reg_at(r, kind, i, NULL)) != NULL; i++)
+        buf_addf(buf, len, "%s%s", i || kinds[kind].optional ? ", " : "", head_of(kind, ops).name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -176,7 +291,7 @@ int ws_params_resolve(const char *policy, const ws_param_desc *params,
 {
     const char *pname = policy ? policy : "?";
     uint32_t n = param_count(params);
-    bool seen[16] = { false };
+    bool seen[WS_MAX_PARAMS] = { false };
 
     if (err && errlen)
         err[0] = '\0';
@@ -286,35 +401,97 @@ int ws_params_parse(const char *policy, const ws_param_desc *params, const char 
     return ws_params_resolve(policy, params, nkv, keys, vals, out, err, errlen);
 }
 
+
+void ws_params_defaults(const ws_param_desc *params, ws_param_values *out)
+{
+    out->n = 0;
+    for (uint32_t i = 0; params && params[i].name && i < WS_MAX_PARAMS; i++)
+        out->v[out->n++] = params[i].def;
+}
+
+/*
+** The single resolution path: every kind's name looked up exactly, its
+** "<key>_params" text parsed against the policy's declared table.  An
+** error names the configuration key, the bad name or parameter, and the
+** valid choices.
+*/
+int ws_policies_resolve(const ws_registry *r, const char *const names[WS_KIND_COUNT],
+                        const char *const params[WS_KIND_COUNT], ws_resolved_policies *out,
+                        char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const void *ops[WS_KIND_COUNT] = { NULL };
+    for (int k = 0; k < WS_KIND_COUNT; k++) {
+        const char *name = names[k] ? names[k] : "";
+        const char *ptext = params[k] ? params[k] : "";
+        if (kinds[k].optional && (!*name || strcmp(name, "none") == 0)) {
+            if (*ptext) {
+                snprintf(err, errlen, "%s_params '%s': %s is none, which takes no parameters",
+                         kinds[k].key, ptext, kinds[k].key);
+                return -1;
+            }
+            continue;
+        }
+        if (!(ops[k] = ws_registry_find(r, k, name))) {
+            char valid[512];
+            ws_registry_names(r, k, valid, sizeof valid);
+            snprintf(err, errlen, "%s '%s' does not exist (valid: %s; see warpsim policies)",
+                     kinds[k].key, name, valid);
+            return -1;
+        }
+        ops_head h = head_of(k, ops[k]);
+        char e[400];
+        if (ws_params_parse(h.name, h.params, ptext, &out->params[k], e, sizeof e)) {
+            snprintf(err, errlen, "%s_params '%s': %s", kinds[k].key, ptext, e);
+            return -1;
+        }
+        out->needs |= h.needs;
+    }
+    out->warp = ops[WS_KIND_WARP];
+    out->fetch = ops[WS_KIND_FETCH];
+    out->cta_map = ops[WS_KIND_CTA_MAP];
+    out->dram = ops[WS_KIND_DRAM];
+    out->dram_prefetch = ops[WS_KIND_DRAM_PREFETCH];
+    return 0;
+}
+
 /* ------------------------------------------------------------------ */
-/* --list-policies                                                     */
+/* `warpsim policies`                                                  */
 /* ------------------------------------------------------------------ */
 
-static void print_policy(FILE *out, const char *name, const char *summary,
-                         const ws_param_desc *params)
+static void print_needs(FILE *out, uint32_t needs)
 {
-    fprintf(out, "  %-12s %s\n", name, summary ? summary : "");
-    for (uint32_t i = 0; params && params[i].name; i++) {
-        const ws_param_desc *d = &params[i];
+    if (!needs) return;
+    fprintf(out, "      needs:");
+    if (needs & WS_NEED_ORACLE) fprintf(out, " oracle profile (functional pre-run);");
+    if (needs & WS_NEED_PROGRAM) fprintf(out, " program view;");
+    if (needs & WS_NEED_WARP_COUNTERS) fprintf(out, " per-request warp counters;");
+    fprintf(out, "\n");
+}
+
+static void print_policy(FILE *out, int kind, const void *ops, const char *plugin)
+{
+    ops_head h = head_of(kind, ops);
+    fprintf(out, "  %-12s %s", h.name, h.summary ? h.summary : "");
+    if (plugin) fprintf(out, " (plug-in %s)", plugin);
+    fprintf(out, "\n");
+    print_needs(out, h.needs);
+    for (uint32_t i = 0; h.params && h.params[i].name; i++) {
+        const ws_param_desc *d = &h.params[i];
         fprintf(out, "      %-14s default %-4" PRId64 " [%" PRId64 ", %" PRId64 "] %-7s %s\n",
                 d->name, d->def, d->min, d->max, d->unit ? d->unit : "", d->help ? d->help : "");
     }
 }
 
-void ws_policies_print(FILE *out)
+void ws_registry_print(const ws_registry *r, FILE *out)
 {
-    fprintf(out, "warp schedulers (warp_scheduler; parameters in warp_scheduler_params as k=v,k=v):\n");
-    for (size_t i = 0; ws_warp_scheds[i]; i++)
-        print_policy(out, ws_warp_scheds[i]->name, ws_warp_scheds[i]->summary,
-                     ws_warp_scheds[i]->params);
-    fprintf(out, "fetch policies (fetch_policy):\n");
-    for (size_t i = 0; ws_fetches[i]; i++)
-        print_policy(out, ws_fetches[i]->name, ws_fetches[i]->summary, ws_fetches[i]->params);
-    fprintf(out, "CTA-to-SM mappings (cta_map):\n");
-    for (size_t i = 0; ws_cta_maps[i]; i++)
-        print_policy(out, ws_cta_maps[i]->name, ws_cta_maps[i]->summary, ws_cta_maps[i]->params);
-    fprintf(out, "DRAM schedulers (dram_scheduler; parameters in dram_scheduler_params):\n");
-    for (size_t i = 0; ws_dram_scheds[i]; i++)
-        print_policy(out, ws_dram_scheds[i]->name, ws_dram_scheds[i]->summary,
-                     ws_dram_scheds[i]->params);
+    for (int k = 0; k < WS_KIND_COUNT; k++) {
+        fprintf(out, "%s%s (%s; parameters in %s_params as k=v,k=v):\n", k ? "\n" : "",
+                kinds[k].title, kinds[k].key, kinds[k].key);
+        if (kinds[k].optional) fprintf(out, "  %-12s %s\n", "none", "no policy of this kind (default)");
+        const void *ops;
+        const char *plugin;
+        for (size_t i = 0; (ops = reg_at(r, k, i, &plugin)) != NULL; i++)
+            print_policy(out, k, ops, plugin);
+    }
 }

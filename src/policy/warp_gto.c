@@ -21,26 +21,38 @@ typedef struct gto_state {
     ws_age_order age;
 } gto_state;
 
-static void *gto_init(const ws_param_values *p, uint32_t nwarps)
-{
-    (void)p;
-    gto_state *st = calloc(1, sizeof *st);
-    if (st && ws_age_order_init(&st->age, nwarps) == 0)
-        return st;
-    free(st);
-    return NULL;
-}
+/* one gto_state per scheduler unit, then the unit count */
+typedef struct gto_all {
+    uint32_t  nsched;
+    gto_state unit[];
+} gto_all;
 
 static void gto_destroy(void *vst)
 {
-    gto_state *st = vst;
-    ws_age_order_free(&st->age);
-    free(st);
+    gto_all *all = vst;
+    for (uint32_t s = 0; s < all->nsched; s++)
+        ws_age_order_free(&all->unit[s].age);
+    free(all);
+}
+
+static void *gto_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    (void)p;
+    uint32_t n = env->nsched ? env->nsched : 1;
+    gto_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
+    if (!all)
+        return NULL;
+    for (all->nsched = 0; all->nsched < n; all->nsched++)
+        if (ws_age_order_init(&all->unit[all->nsched].age, ws_unit_warps(env)) != 0) {
+            gto_destroy(all);
+            return NULL;
+        }
+    return all;
 }
 
 static uint32_t gto_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    gto_state *st = vst;
+    gto_state *st = &((gto_all *)vst)->unit[v->sched];
     uint32_t live = ws_age_order_update(&st->age, v), k = 0;
     bool greedy = ws_greedy_live(&st->greedy, v);
     if (greedy)
@@ -48,13 +60,13 @@ static uint32_t gto_order(void *vst, const ws_sched_view *v, uint32_t *out)
     for (uint32_t i = 0; i < live; i++)
         if (!greedy || st->age.perm[i] != st->greedy.warp)
             out[k++] = st->age.perm[i];
-    return k;
+    return ws_cand_to_slots(v, out, k);
 }
 
-static void gto_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
+static void gto_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    gto_state *st = vst;
-    ws_greedy_note(&st->greedy, v, w);
+    gto_state *st = &((gto_all *)vst)->unit[v->sched];
+    ws_greedy_note(&st->greedy, v, slot);
 }
 
 const ws_warp_sched_ops ws_warp_sched_gto = {

@@ -7,23 +7,26 @@
 ** Interpretations:
 **  - "last issued" is the last warp passed to on_issue, also when the
 **    scheduler issues several warps in one cycle;
-**  - before the first issue the rotation starts at index 0;
+**  - before the first issue the rotation starts at position 0 (the unit's
+**    lowest slot);
 **  - finished / empty slots (valid = false) are left out of the order.
 */
 #include <stdlib.h>
 
-#include "policy/policy.h"
+#include "policy/warp_order.h"
 
+/* per scheduler unit: position of the warp issued last */
 typedef struct lrr_state {
-    uint32_t last;      /* index of the warp issued last */
+    uint32_t last;
 } lrr_state;
 
-static void *lrr_init(const ws_param_values *p, uint32_t nwarps)
+static void *lrr_init(const ws_param_values *p, const ws_policy_env *env)
 {
     (void)p;
-    lrr_state *st = malloc(sizeof *st);
-    if (st)
-        st->last = nwarps ? nwarps - 1 : 0;  /* so the first turn is index 0 */
+    lrr_state *st = ws_unit_states(env, sizeof *st);
+    uint32_t n = ws_unit_warps(env);
+    for (uint32_t s = 0; st && s < (env->nsched ? env->nsched : 1); s++)
+        st[s].last = n ? n - 1 : 0;  /* so the first turn is position 0 */
     return st;
 }
 
@@ -34,23 +37,22 @@ static void lrr_destroy(void *st)
 
 static uint32_t lrr_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    const lrr_state *st = vst;
-    uint32_t n = v->nwarps, k = 0;
+    const lrr_state *st = (const lrr_state *)vst + v->sched;
+    uint32_t n = v->ncand, k = 0;
     if (n == 0)
         return 0;
     uint32_t w = st->last < n ? st->last : n - 1;
     for (uint32_t i = 0; i < n; i++) {
         w = w + 1 == n ? 0 : w + 1;
-        if (v->warps[w].valid)
-            out[k++] = w;
+        if (ws_cand_warp(v, w)->valid)
+            out[k++] = v->cand[w];
     }
     return k;
 }
 
-static void lrr_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
+static void lrr_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    (void)v;
-    ((lrr_state *)vst)->last = w;
+    ((lrr_state *)vst + v->sched)->last = ws_cand_pos(v, slot);
 }
 
 const ws_warp_sched_ops ws_warp_sched_lrr = {

@@ -12,28 +12,41 @@
 
 #include "policy/warp_order.h"
 
-static void *oldest_init(const ws_param_values *p, uint32_t nwarps)
+/* one age order per scheduler unit */
+typedef struct oldest_all {
+    uint32_t     nsched;
+    ws_age_order unit[];
+} oldest_all;
+
+static void oldest_destroy(void *vst)
 {
-    (void)p;
-    ws_age_order *st = calloc(1, sizeof *st);
-    if (st && ws_age_order_init(st, nwarps) == 0)
-        return st;
-    free(st);
-    return NULL;
+    oldest_all *all = vst;
+    for (uint32_t s = 0; s < all->nsched; s++)
+        ws_age_order_free(&all->unit[s]);
+    free(all);
 }
 
-static void oldest_destroy(void *st)
+static void *oldest_init(const ws_param_values *p, const ws_policy_env *env)
 {
-    ws_age_order_free(st);
-    free(st);
+    (void)p;
+    uint32_t n = env->nsched ? env->nsched : 1;
+    oldest_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
+    if (!all)
+        return NULL;
+    for (all->nsched = 0; all->nsched < n; all->nsched++)
+        if (ws_age_order_init(&all->unit[all->nsched], ws_unit_warps(env)) != 0) {
+            oldest_destroy(all);
+            return NULL;
+        }
+    return all;
 }
 
 static uint32_t oldest_order(void *st, const ws_sched_view *v, uint32_t *out)
 {
-    ws_age_order *o = st;
+    ws_age_order *o = &((oldest_all *)st)->unit[v->sched];
     uint32_t live = ws_age_order_update(o, v);
     for (uint32_t i = 0; i < live; i++)
-        out[i] = o->perm[i];
+        out[i] = v->cand[o->perm[i]];
     return live;
 }
 

@@ -3,7 +3,7 @@
 ** Source: Rogers et al., "Cache-Conscious Wavefront Scheduling" (MICRO
 ** 2012; CACM 57(12) 2014, Sec. 3 "Static Wavefront Limiting"; Best-SWL is a
 ** sweep of warp_limit) and GPGPU-Sim's swl_scheduler ("warp_limiting").
-** See /work/shared/specs/ccws.md Sec. 2.1 and 7.10.
+** See the project's specs/ccws.md Sec. 2.1 and 7.10.
 ** Interpretations:
 **  - the limit is per scheduler unit (one policy instance), as in
 **    GPGPU-Sim's swl_scheduler; the CCWS machine has one scheduler per SM,
@@ -35,33 +35,46 @@ typedef struct swl_state {
     ws_age_order age;
 } swl_state;
 
-static void *swl_init(const ws_param_values *p, uint32_t nwarps)
-{
-    swl_state *st = calloc(1, sizeof *st);
-    if (!st || ws_age_order_init(&st->age, nwarps) != 0) {
-        free(st);
-        return NULL;
-    }
-    st->limit = p && p->n >= 1 ? (uint32_t)p->v[0] : (uint32_t)swl_params[0].def;
-    return st;
-}
+/* one swl_state per scheduler unit */
+typedef struct swl_all {
+    uint32_t  nsched;
+    swl_state unit[];
+} swl_all;
 
 static void swl_destroy(void *vst)
 {
-    swl_state *st = vst;
-    ws_age_order_free(&st->age);
-    free(st);
+    swl_all *all = vst;
+    for (uint32_t s = 0; s < all->nsched; s++)
+        ws_age_order_free(&all->unit[s].age);
+    free(all);
+}
+
+static void *swl_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    uint32_t n = env->nsched ? env->nsched : 1;
+    swl_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
+    if (!all)
+        return NULL;
+    for (all->nsched = 0; all->nsched < n; all->nsched++) {
+        swl_state *st = &all->unit[all->nsched];
+        if (ws_age_order_init(&st->age, ws_unit_warps(env)) != 0) {
+            swl_destroy(all);
+            return NULL;
+        }
+        st->limit = (uint32_t)p->v[0];
+    }
+    return all;
 }
 
 static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    swl_state *st = vst;
+    swl_state *st = &((swl_all *)vst)->unit[v->sched];
     uint32_t live = ws_age_order_update(&st->age, v);
     uint32_t k = 0, counted = 0;
     for (uint32_t i = 0; i < live && counted < st->limit; i++) {
         uint32_t w = st->age.perm[i];
         out[k++] = w;
-        if (v->warps[w].stall != WS_STALL_BARRIER)
+        if (ws_cand_warp(v, w)->stall != WS_STALL_BARRIER)
             counted++;
     }
     /* GTO inside the eligible set: the greedy warp, if eligible, goes first */
@@ -75,13 +88,13 @@ static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
             break;
         }
     }
-    return k;
+    return ws_cand_to_slots(v, out, k);
 }
 
-static void swl_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
+static void swl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    swl_state *st = vst;
-    ws_greedy_note(&st->greedy, v, w);
+    swl_state *st = &((swl_all *)vst)->unit[v->sched];
+    ws_greedy_note(&st->greedy, v, slot);
 }
 
 const ws_warp_sched_ops ws_warp_sched_swl = {

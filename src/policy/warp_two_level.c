@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy/policy.h"
+#include "policy/warp_order.h"
 
 enum { P_ACTIVE = 0, P_INNER, P_OUTER };
 
@@ -74,16 +74,21 @@ static void tl_reset_sets(tl_state *st, uint32_t n)
     }
 }
 
-static void *tl_init(const ws_param_values *p, uint32_t nwarps)
+/* one tl_state per scheduler unit */
+typedef struct tl_all {
+    uint32_t  nsched;
+    tl_state *unit[];
+} tl_all;
+
+static tl_state *tl_unit_new(const ws_param_values *p, uint32_t nwarps)
 {
     size_t words = (size_t)nwarps * 3 * sizeof(uint32_t) + (size_t)nwarps * sizeof(bool);
     tl_state *st = malloc(sizeof *st + words);
     if (!st)
         return NULL;
-    bool given = p && p->n >= 3;
-    st->max_active = (uint32_t)(given ? p->v[P_ACTIVE] : two_level_params[P_ACTIVE].def);
-    st->inner = (int)(given ? p->v[P_INNER] : two_level_params[P_INNER].def);
-    st->outer = (int)(given ? p->v[P_OUTER] : two_level_params[P_OUTER].def);
+    st->max_active = (uint32_t)p->v[P_ACTIVE];
+    st->inner = (int)p->v[P_INNER];
+    st->outer = (int)p->v[P_OUTER];
     st->cap = nwarps;
     st->act = (uint32_t *)(st + 1);
     st->pend = st->act + nwarps;
@@ -96,9 +101,26 @@ static void *tl_init(const ws_param_values *p, uint32_t nwarps)
     return st;
 }
 
-static void tl_destroy(void *st)
+static void tl_destroy(void *vst)
 {
-    free(st);
+    tl_all *all = vst;
+    for (uint32_t s = 0; s < all->nsched; s++)
+        free(all->unit[s]);
+    free(all);
+}
+
+static void *tl_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    uint32_t n = env->nsched ? env->nsched : 1;
+    tl_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
+    if (!all)
+        return NULL;
+    for (all->nsched = 0; all->nsched < n; all->nsched++)
+        if (!(all->unit[all->nsched] = tl_unit_new(p, ws_unit_warps(env)))) {
+            tl_destroy(all);
+            return NULL;
+        }
+    return all;
 }
 
 static bool tl_waiting(const ws_warp_view *w)
@@ -109,12 +131,12 @@ static bool tl_waiting(const ws_warp_view *w)
 
 /* Move waiting active warps to the back of the pending FIFO, keeping the
    order of both lists. */
-static void tl_demote(tl_state *st, const ws_warp_view *warps)
+static void tl_demote(tl_state *st, const ws_sched_view *v)
 {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < st->na; i++) {
         uint32_t w = st->act[i];
-        if (tl_waiting(&warps[w])) {
+        if (tl_waiting(ws_cand_warp(v, w))) {
             st->pend[st->np++] = w;
             st->in_act[w] = false;
         } else {
@@ -131,13 +153,14 @@ static int tl_outer_rank(const ws_warp_view *w)
 }
 
 /* Position in pend[] of the warp the outer level promotes next. */
-static uint32_t tl_pick_pending(const tl_state *st, const ws_warp_view *warps)
+static uint32_t tl_pick_pending(const tl_state *st, const ws_sched_view *v)
 {
     if (st->outer == 0)
         return 0;
     uint32_t best = 0;
     for (uint32_t i = 1; i < st->np; i++) {
-        const ws_warp_view *a = &warps[st->pend[i]], *b = &warps[st->pend[best]];
+        const ws_warp_view *a = ws_cand_warp(v, st->pend[i]);
+        const ws_warp_view *b = ws_cand_warp(v, st->pend[best]);
         int ra = tl_outer_rank(a), rb = tl_outer_rank(b);
         bool better = ra != rb          ? ra < rb
                     : a->age != b->age  ? a->age < b->age
@@ -148,10 +171,10 @@ static uint32_t tl_pick_pending(const tl_state *st, const ws_warp_view *warps)
     return best;
 }
 
-static void tl_promote(tl_state *st, const ws_warp_view *warps)
+static void tl_promote(tl_state *st, const ws_sched_view *v)
 {
     while (st->na < st->max_active && st->np > 0) {
-        uint32_t i = tl_pick_pending(st, warps), w = st->pend[i];
+        uint32_t i = tl_pick_pending(st, v), w = st->pend[i];
         memmove(&st->pend[i], &st->pend[i + 1], (st->np - i - 1) * sizeof st->pend[0]);
         st->np--;
         st->act[st->na++] = w;
@@ -161,22 +184,23 @@ static void tl_promote(tl_state *st, const ws_warp_view *warps)
 
 static uint32_t tl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    tl_state *st = vst;
-    uint32_t n = v->nwarps < st->cap ? v->nwarps : st->cap, k = 0;
+    tl_state *st = ((tl_all *)vst)->unit[v->sched];
+    uint32_t n = v->ncand < st->cap ? v->ncand : st->cap, k = 0;
     if (n != st->n)
-        tl_reset_sets(st, n);   /* the view changed size: not expected */
-    tl_demote(st, v->warps);
-    tl_promote(st, v->warps);
+        tl_reset_sets(st, n);   /* the unit changed size: not expected */
+    tl_demote(st, v);
+    tl_promote(st, v);
 
     if (st->inner == 0) {
         for (uint32_t i = 0; i < st->na; i++)
-            if (v->warps[st->act[i]].valid)
+            if (ws_cand_warp(v, st->act[i])->valid)
                 out[k++] = st->act[i];
-        return k;
+        return ws_cand_to_slots(v, out, k);
     }
-    uint32_t live = ws_order_by_age(v->warps, st->perm, n);
+    uint32_t live = ws_order_by_age(v, st->perm, n);
     bool greedy = st->have_last && st->last < n && st->in_act[st->last] &&
-                  v->warps[st->last].valid && v->warps[st->last].age == st->last_age;
+                  ws_cand_warp(v, st->last)->valid &&
+                  ws_cand_warp(v, st->last)->age == st->last_age;
     if (greedy)
         out[k++] = st->last;
     for (uint32_t i = 0; i < live; i++) {
@@ -184,7 +208,7 @@ static uint32_t tl_order(void *vst, const ws_sched_view *v, uint32_t *out)
         if (st->in_act[w] && !(greedy && w == st->last))
             out[k++] = w;
     }
-    return k;
+    return ws_cand_to_slots(v, out, k);
 }
 
 static void tl_reverse(uint32_t *a, uint32_t lo, uint32_t hi)   /* [lo, hi) */
@@ -197,12 +221,13 @@ static void tl_reverse(uint32_t *a, uint32_t lo, uint32_t hi)   /* [lo, hi) */
 }
 
 /* Inner LRR: rotate the active list so the issuer goes last. */
-static void tl_on_issue(void *vst, const ws_sched_view *v, uint32_t w)
+static void tl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    tl_state *st = vst;
+    tl_state *st = ((tl_all *)vst)->unit[v->sched];
+    uint32_t w = ws_cand_pos(v, slot);
     st->have_last = true;
     st->last = w;
-    st->last_age = w < v->nwarps ? v->warps[w].age : 0;
+    st->last_age = w < v->ncand ? ws_cand_warp(v, w)->age : 0;
     if (st->inner != 0)
         return;
     uint32_t i = 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mem/dram.h"
+#include "policy/policy.h"
 
 /* 16 row bits, 8 banks (3 bits), 64 columns of 32-byte bursts:
    addr = row << 14 | bank << 11 | col << 5 */
@@ -123,7 +124,9 @@ static inline void td_drain(td_drv *t, uint64_t limit)
 static inline mem_dram *td_new(const gpu_config *c)
 {
     mem_warp_info none = { 0 };
-    return mem_dram_new(c, 0, NULL, NULL, none);
+    /* the schedulers have no state: none needs init */
+    return mem_dram_new(c, 0, ws_find_dram_sched(c->dram_scheduler[0] ? c->dram_scheduler : "frfcfs"),
+                        NULL, none);
 }
 
 #endif /* WS_TEST_DRAM_HARNESS_H */

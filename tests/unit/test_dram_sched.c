@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "test_dram_harness.h"
+#include "policy/policy.h"
 
 static int pick(const char *name, const ws_dram_req_view *reqs, uint32_t n)
 {
@@ -54,19 +55,19 @@ static void test_dram_registry(void **state)
     assert_null(ws_find_dram_sched("FRFCFS"));
     assert_null(ws_find_dram_sched(NULL));
     size_t n = 0;
-    for (; ws_dram_scheds[n]; n++)
+    for (; ws_dram_nth(n); n++)
         for (size_t j = 0; j < n; j++)
-            assert_true(strcmp(ws_dram_scheds[n]->name, ws_dram_scheds[j]->name) != 0);
+            assert_true(strcmp(ws_dram_nth(n)->name, ws_dram_nth(j)->name) != 0);
     assert_int_equal(n, 4);
     char buf[256];
-    ws_policy_names(WS_POLICY_DRAM_SCHED, buf, sizeof buf);
+    ws_registry_names(NULL, WS_KIND_DRAM, buf, sizeof buf);
     assert_string_equal(buf, "frfcfs, fcfs, frfair, reminst");
 
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    ws_policies_print(f);
+    ws_registry_print(NULL, f);
     fclose(f);
     assert_non_null(strstr(text, "DRAM schedulers"));
     assert_non_null(strstr(text, "reminst"));
@@ -276,16 +277,22 @@ static void test_dram_check_config(void **state)
     char err[256];
     gpu_config c = td_cfg();
     assert_int_equal(mem_dram_check_config(&c, err, sizeof err), 0);
-    strcpy(c.dram_scheduler, "frfcfss");
-    assert_int_equal(mem_dram_check_config(&c, err, sizeof err), -1);
+    /* policy names and parameters: the one resolution path */
+    ws_resolved_policies rp;
+    const char *names[WS_KIND_COUNT] = { "lrr", "rr", "rr", "frfcfss", "none" };
+    const char *none[WS_KIND_COUNT] = { "", "", "", "", "" };
+    assert_int_equal(ws_policies_resolve(NULL, names, none, &rp, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_scheduler"));
     assert_non_null(strstr(err, "frfcfss"));
     assert_non_null(strstr(err, "reminst"));
-    assert_null(td_new(&c));
-    c = td_cfg();
-    strcpy(c.dram_scheduler_params, "depth=3");
-    assert_int_equal(mem_dram_check_config(&c, err, sizeof err), -1);
+    names[WS_KIND_DRAM] = "frfcfs";
+    const char *params[WS_KIND_COUNT] = { "", "", "", "depth=3", "" };
+    assert_int_equal(ws_policies_resolve(NULL, names, params, &rp, err, sizeof err), -1);
+    assert_non_null(strstr(err, "dram_scheduler_params"));
     assert_non_null(strstr(err, "depth"));
-    c = td_cfg();
+    assert_int_equal(ws_policies_resolve(NULL, names, none, &rp, err, sizeof err), 0);
+    assert_ptr_equal(rp.dram, ws_find_dram_sched("frfcfs"));
+    assert_null(rp.dram_prefetch);
     c.dram_bank_groups = 3;
     assert_int_equal(mem_dram_check_config(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "dram_bank_groups"));

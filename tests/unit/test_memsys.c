@@ -15,6 +15,9 @@
 #include <string.h>
 #include <cmocka.h>
 #include "mem/memsys.h"
+#include "policy/policy.h"
+
+static const ws_param_values no_params = { 0 };
 
 static void cfg_full(gpu_config *c)
 {
@@ -30,7 +33,8 @@ static void cfg_full(gpu_config *c)
 static mem_sys *make(const gpu_config *c, uint32_t nsm)
 {
     char err[512];
-    mem_sys *ms = mem_sys_new(c, nsm, (mem_warp_info){ 0 }, err, sizeof err);
+    mem_sys *ms = mem_sys_new(c, nsm, ws_find_dram_sched(c->dram_scheduler), &no_params,
+                              (mem_warp_info){ 0 }, err, sizeof err);
     if (!ms) fail_msg("mem_sys_new: %s", err);
     return ms;
 }
@@ -290,14 +294,16 @@ static void test_bad_config(void **state)
     (void)state;
     gpu_config c;
     cfg_full(&c);
-    snprintf(c.dram_scheduler, sizeof c.dram_scheduler, "nosuch");
+    /* the scheduler's name is resolved by the configuration (one path,
+       test_policy_registry); the memory system needs a scheduler */
     char err[512] = "";
-    assert_null(mem_sys_new(&c, 1, (mem_warp_info){ 0 }, err, sizeof err));
-    assert_non_null(strstr(err, "nosuch"));
+    assert_null(mem_sys_new(&c, 1, NULL, &no_params, (mem_warp_info){ 0 }, err, sizeof err));
+    assert_non_null(strstr(err, "DRAM scheduler"));
     cfg_full(&c);
     snprintf(c.dram_addr_map, sizeof c.dram_addr_map, "XYZ");
     err[0] = '\0';
-    assert_null(mem_sys_new(&c, 1, (mem_warp_info){ 0 }, err, sizeof err));
+    assert_null(mem_sys_new(&c, 1, ws_find_dram_sched("frfcfs"), &no_params, (mem_warp_info){ 0 },
+                            err, sizeof err));
     assert_true(err[0] != '\0');
 }
 

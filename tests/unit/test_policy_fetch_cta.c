@@ -31,7 +31,8 @@ static void fetch_open(fetch_rig *r, uint32_t n)
     r->ops = ws_find_fetch("rr");
     assert_non_null(r->ops);
     ws_param_values pv = { 0 };
-    r->st = r->ops->init(&pv, n);
+    ws_policy_env env = { .nsms = 1, .nwarps = n, .nsched = 1 };
+    r->st = r->ops->init(&pv, &env);
     assert_non_null(r->st);
     for (uint32_t i = 0; i < n; i++) {
         r->w[i].slot = i;
@@ -122,7 +123,8 @@ static void cta_open(cta_rig *r, const uint32_t *cap, uint32_t nctas)
     r->ops = ws_find_cta_map("rr");
     assert_non_null(r->ops);
     ws_param_values pv = { 0 };
-    r->st = r->ops->init(&pv, 4);
+    ws_policy_env env = { .nsms = 4 };
+    r->st = r->ops->init(&pv, &env);
     assert_non_null(r->st);
     for (uint32_t s = 0; s < 4; s++) {
         r->sm[s].sm = s;
@@ -139,14 +141,17 @@ static int cta_place(cta_rig *r)
     for (uint32_t s = 0; s < 4; s++)
         r->sm[s].fits = r->sm[s].ctas < r->cap[s];
     r->v.cycle++;
-    int s = r->ops->select_sm(r->st, &r->v);
-    if (s >= 0) {
-        assert_true(s < 4);
-        assert_true(r->sm[s].fits);
-        r->sm[s].ctas++;
-        r->sm[s].warps += 4;
-        r->v.cta_id++;
-    }
+    ws_cta_choice c;
+    if (!r->ops->place(r->st, &r->v, &c))
+        return -1;
+    int s = (int)c.sm;
+    assert_true(s < 4);
+    assert_true(r->sm[s].fits);
+    assert_int_equal(c.cta, r->v.next_cta);
+    r->sm[s].ctas++;
+    r->sm[s].warps += 4;
+    r->v.next_cta++;
+    r->v.placed++;
     return s;
 }
 
@@ -162,7 +167,7 @@ static void test_cta_rr_spread(void **state)
     /* a CTA on SM 2 finishes: the waiting CTA goes there */
     r.sm[2].ctas--;
     assert_int_equal(cta_place(&r), 2);
-    assert_int_equal(r.v.cta_id, 9);
+    assert_int_equal(r.v.next_cta, 9);
     r.ops->destroy(r.st);
 }
 

@@ -19,19 +19,19 @@ static void test_every_name_found(void **state)
 {
     (void)state;
     size_t n = 0;
-    for (size_t i = 0; ws_warp_scheds[i]; i++, n++) {
-        assert_non_null(ws_warp_scheds[i]->name);
-        assert_ptr_equal(ws_find_warp_sched(ws_warp_scheds[i]->name), ws_warp_scheds[i]);
-        assert_non_null(ws_warp_scheds[i]->summary);
+    for (size_t i = 0; ws_warp_nth(i); i++, n++) {
+        assert_non_null(ws_warp_nth(i)->name);
+        assert_ptr_equal(ws_find_warp_sched(ws_warp_nth(i)->name), ws_warp_nth(i));
+        assert_non_null(ws_warp_nth(i)->summary);
     }
     assert_int_equal(n, 5);
     n = 0;
-    for (size_t i = 0; ws_fetches[i]; i++, n++)
-        assert_ptr_equal(ws_find_fetch(ws_fetches[i]->name), ws_fetches[i]);
+    for (size_t i = 0; ws_fetch_nth(i); i++, n++)
+        assert_ptr_equal(ws_find_fetch(ws_fetch_nth(i)->name), ws_fetch_nth(i));
     assert_true(n >= 1);
     n = 0;
-    for (size_t i = 0; ws_cta_maps[i]; i++, n++)
-        assert_ptr_equal(ws_find_cta_map(ws_cta_maps[i]->name), ws_cta_maps[i]);
+    for (size_t i = 0; ws_cta_map_nth(i); i++, n++)
+        assert_ptr_equal(ws_find_cta_map(ws_cta_map_nth(i)->name), ws_cta_map_nth(i));
     assert_true(n >= 1);
 
     const char *warp_names[] = { "lrr", "gto", "oldest", "two-level", "swl" };
@@ -49,15 +49,15 @@ static void test_every_name_found(void **state)
 static void test_names_unique(void **state)
 {
     (void)state;
-    for (size_t i = 0; ws_warp_scheds[i]; i++)
-        for (size_t j = i + 1; ws_warp_scheds[j]; j++)
-            assert_string_not_equal(ws_warp_scheds[i]->name, ws_warp_scheds[j]->name);
-    for (size_t i = 0; ws_fetches[i]; i++)
-        for (size_t j = i + 1; ws_fetches[j]; j++)
-            assert_string_not_equal(ws_fetches[i]->name, ws_fetches[j]->name);
-    for (size_t i = 0; ws_cta_maps[i]; i++)
-        for (size_t j = i + 1; ws_cta_maps[j]; j++)
-            assert_string_not_equal(ws_cta_maps[i]->name, ws_cta_maps[j]->name);
+    for (size_t i = 0; ws_warp_nth(i); i++)
+        for (size_t j = i + 1; ws_warp_nth(j); j++)
+            assert_string_not_equal(ws_warp_nth(i)->name, ws_warp_nth(j)->name);
+    for (size_t i = 0; ws_fetch_nth(i); i++)
+        for (size_t j = i + 1; ws_fetch_nth(j); j++)
+            assert_string_not_equal(ws_fetch_nth(i)->name, ws_fetch_nth(j)->name);
+    for (size_t i = 0; ws_cta_map_nth(i); i++)
+        for (size_t j = i + 1; ws_cta_map_nth(j); j++)
+            assert_string_not_equal(ws_cta_map_nth(i)->name, ws_cta_map_nth(j)->name);
 }
 
 /* Parameter names are unique within each policy and defaults lie in bounds. */
@@ -74,12 +74,12 @@ static void check_params(const ws_param_desc *p)
 static void test_param_tables_sane(void **state)
 {
     (void)state;
-    for (size_t i = 0; ws_warp_scheds[i]; i++)
-        check_params(ws_warp_scheds[i]->params);
-    for (size_t i = 0; ws_fetches[i]; i++)
-        check_params(ws_fetches[i]->params);
-    for (size_t i = 0; ws_cta_maps[i]; i++)
-        check_params(ws_cta_maps[i]->params);
+    for (size_t i = 0; ws_warp_nth(i); i++)
+        check_params(ws_warp_nth(i)->params);
+    for (size_t i = 0; ws_fetch_nth(i); i++)
+        check_params(ws_fetch_nth(i)->params);
+    for (size_t i = 0; ws_cta_map_nth(i); i++)
+        check_params(ws_cta_map_nth(i)->params);
 }
 
 static void test_unknown_names(void **state)
@@ -97,12 +97,12 @@ static void test_unknown_names(void **state)
     assert_null(ws_find_cta_map("rrr"));
 
     char buf[256];
-    ws_policy_names(WS_POLICY_WARP_SCHED, buf, sizeof buf);
+    ws_registry_names(NULL, WS_KIND_WARP, buf, sizeof buf);
     assert_string_equal(buf, "lrr, gto, oldest, two-level, swl");
-    ws_policy_names(WS_POLICY_FETCH, buf, sizeof buf);
+    ws_registry_names(NULL, WS_KIND_FETCH, buf, sizeof buf);
     assert_non_null(strstr(buf, "rr"));
     char tiny[5];
-    ws_policy_names(WS_POLICY_WARP_SCHED, tiny, sizeof tiny);
+    ws_registry_names(NULL, WS_KIND_WARP, tiny, sizeof tiny);
     assert_int_equal(strlen(tiny), 4);   /* truncated, still terminated */
 }
 
@@ -239,10 +239,10 @@ static void test_list_policies(void **state)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     assert_non_null(f);
-    ws_policies_print(f);
+    ws_registry_print(NULL, f);
     fclose(f);
-    for (size_t i = 0; ws_warp_scheds[i]; i++)
-        assert_non_null(strstr(text, ws_warp_scheds[i]->name));
+    for (size_t i = 0; ws_warp_nth(i); i++)
+        assert_non_null(strstr(text, ws_warp_nth(i)->name));
     assert_non_null(strstr(text, "active_warps"));
     assert_non_null(strstr(text, "warp_limit"));
     assert_non_null(strstr(text, "[1, 256]"));

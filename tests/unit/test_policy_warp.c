@@ -25,6 +25,7 @@ typedef struct rig {
     ws_sched_view v;
     uint32_t order[MAXW];
     uint32_t norder;
+    uint32_t cand[MAXW];   /* one scheduler unit holding every slot */
 } rig;
 
 /* `params` is the "k=v,k=v" text; ages[i] is warp i's age. */
@@ -37,9 +38,11 @@ static void rig_open(rig *r, const char *policy, const char *params, uint32_t n,
     ws_param_values pv;
     char err[256];
     assert_int_equal(ws_params_parse(policy, r->ops->params, params, &pv, err, sizeof err), 0);
-    r->st = r->ops->init(&pv, n);
+    ws_policy_env env = { .nsms = 1, .nwarps = n, .nsched = 1, .max_ctas = 8 };
+    r->st = r->ops->init(&pv, &env);
     assert_non_null(r->st);
     for (uint32_t i = 0; i < n; i++) {
+        r->cand[i] = i;
         r->w[i].slot = i;
         r->w[i].age = ages[i];
         r->w[i].cta_slot = i / 4;
@@ -47,6 +50,9 @@ static void rig_open(rig *r, const char *policy, const char *params, uint32_t n,
     }
     r->v.nwarps = n;
     r->v.warps = r->w;
+    r->v.nsched = 1;
+    r->v.ncand = n;
+    r->v.cand = r->cand;
 }
 
 static void rig_close(rig *r)
@@ -386,8 +392,8 @@ static void test_all_orders_well_formed(void **state)
     uint64_t ages[12];
     for (int i = 0; i < 12; i++)
         ages[i] = (uint64_t)((i * 7) % 12);
-    for (size_t p = 0; ws_warp_scheds[p]; p++) {
-        const char *name = ws_warp_scheds[p]->name;
+    for (size_t p = 0; ws_warp_nth(p); p++) {
+        const char *name = ws_warp_nth(p)->name;
         const char *prm = p < N_OF(params) ? params[p] : "";
         rig r;
         rig_open(&r, name, prm, 12, ages);

@@ -123,9 +123,9 @@ typedef struct ev_count { int n[16]; uint32_t issues; } ev_count;
 
 /* every scheduler instance counts into the test's ev_count, whose address
    comes as parameter 0 */
-static void *ev_init(const ws_param_values *p, uint32_t nwarps)
+static void *ev_init(const ws_param_values *p, const ws_policy_env *env)
 {
-    (void)nwarps;
+    (void)env;
     return (void *)(intptr_t)p->v[0];
 }
 static void ev_on_event(void *st, const ws_sched_view *v, const ws_sched_event *e)
@@ -134,9 +134,9 @@ static void ev_on_event(void *st, const ws_sched_view *v, const ws_sched_event *
     ev_count *c = st;
     if (e->kind > 0 && e->kind < 16) c->n[e->kind]++;
 }
-static void ev_on_issue(void *st, const ws_sched_view *v, uint32_t w)
+static void ev_on_issue(void *st, const ws_sched_view *v, uint32_t slot)
 {
-    (void)v; (void)w;
+    (void)v; (void)slot;
     ((ev_count *)st)->issues++;
 }
 /* veto every memory instruction of odd warps for their first 500 cycles */
@@ -184,9 +184,14 @@ static void test_policy_hooks(void **state)
     assert_int_equal(counts.issues, r->st.warp_insns);
     assert_int_equal(counts.n[WS_EV_WARP_START], warps);
     assert_int_equal(counts.n[WS_EV_WARP_DONE], warps);
-    /* CTA events go to every scheduler of the SM */
-    assert_int_equal(counts.n[WS_EV_CTA_START], 64 * cfg.n_schedulers);
-    assert_int_equal(counts.n[WS_EV_CTA_DONE], 64 * cfg.n_schedulers);
+    /* one policy instance per SM: every event is delivered once */
+    assert_int_equal(counts.n[WS_EV_CTA_START], 64);
+    assert_int_equal(counts.n[WS_EV_CTA_DONE], 64);
+    assert_int_equal(counts.n[WS_EV_KERNEL_BEGIN], 1);
+    assert_int_equal(counts.n[WS_EV_KERNEL_END], 1);
+    /* one store per warp reaches L1; loads wait on loads */
+    assert_int_equal(counts.n[WS_EV_L1_STORE], warps);
+    assert_true(counts.n[WS_EV_LL_STALL] >= (int)warps);
     /* ld.param + two global loads per warp */
     assert_int_equal(counts.n[WS_EV_LOAD_RETURN], 3 * warps);
     /* hit/miss events are for loads; the statistics count stores too */
@@ -200,6 +205,46 @@ static void test_policy_hooks(void **state)
     free(r);
 }
 
+/* Idle-cycle skipping is exact for policies too: the same events (and
+   issues) reach the policy with and without it. */
+static void test_events_skip_exact(void **state)
+{
+    (void)state;
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, "%s.visible .entry chase(.param .u64 p)\n{\n"
+             "  .reg .b64 %%rd<5>;\n  .reg .b32 %%r<4>;\n  ld.param.u64 %%rd1, [p];\n"
+             "  mov.u32 %%r1, %%ctaid.x;\n  mov.u32 %%r2, %%ntid.x;\n  mov.u32 %%r3, %%tid.x;\n"
+             "  mad.lo.u32 %%r1, %%r1, %%r2, %%r3;\n  mul.wide.u32 %%rd2, %%r1, 128;\n"
+             "  add.s64 %%rd3, %%rd1, %%rd2;\n  ld.global.u32 %%r2, [%%rd3];\n"
+             "  add.u32 %%r2, %%r2, 1;\n  st.global.u32 [%%rd3], %%r2;\n  ret;\n}\n", hdr);
+    ev_count counts[2];
+    uint64_t cycles[2], skipped[2];
+    for (int skip = 0; skip < 2; skip++) {
+        gpu_config cfg;
+        th_config(&cfg);
+        cfg.n_clusters = 2;
+        cfg.l1d.mshr_entries = 4;
+        cfg.skip_idle_cycles = skip;
+        uint32_t n = 32 * 64;
+        th_buf buf = { n * 128, NULL, NULL, 0 };
+        th_run *r = calloc(1, sizeof *r);
+        memset(&counts[skip], 0, sizeof counts[skip]);
+        ws_param_values pv = { .n = 1, .v = { (int64_t)(intptr_t)&counts[skip] } };
+        r->wsp = &pv;
+        th_run_kernel(ptx, "chase", &cfg, &ev_sched, 32, 64, &buf, 1, NULL, 0, r);
+        if (r->rc) fail_msg("%s", r->err);
+        cycles[skip] = r->st.cycles;
+        skipped[skip] = r->st.skipped_cycles;
+        free(r);
+    }
+    assert_true(skipped[1] > 0);        /* it did skip, so the test means something */
+    assert_int_equal(skipped[0], 0);
+    assert_int_equal(cycles[0], cycles[1]);
+    assert_true(counts[1].n[WS_EV_LSU_STALL] > 0);
+    for (int k = 0; k < 16; k++) assert_int_equal(counts[0].n[k], counts[1].n[k]);
+    assert_int_equal(counts[0].issues, counts[1].issues);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_barrier_and_divergence),
         cmocka_unit_test(test_fault_reported),
         cmocka_unit_test(test_policy_hooks),
+        cmocka_unit_test(test_events_skip_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -146,7 +146,10 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     l->smid_count = gpu_config_n_sm(cfg);
     l->out = stdout;
     char err[512];
-    gpu *g = gpu_new_with(cfg, ws, r->wsp, NULL, NULL, err, sizeof err);
+    ws_resolved_policies rp = { .warp = ws, .dram = ws_find_dram_sched("frfcfs") };
+    if (r->wsp) rp.params[WS_KIND_WARP] = *r->wsp;
+    else ws_params_defaults(ws ? ws->params : NULL, &rp.params[WS_KIND_WARP]);
+    gpu *g = gpu_new_with(cfg, &rp, err, sizeof err);
     if (!g) fail_msg("gpu_new_with: %s", err);
     r->err[0] = '\0';
     r->rc = gpu_run_kernel(g, l, name, cfg->regs_per_thread, "config", &r->st,
