@@ -231,8 +231,12 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     core_tx *tx = &lsu->tx[lsu->next];
     mem_l1 *l1 = sm->l1[tx->cache];
     uint32_t token = lsu->load;
-    int r = mem_l1_access(l1, tx->kind, tx->addr, lsu->warp, token);
+    mem_l1_evict ev;
+    int r = mem_l1_access(l1, tx->kind, tx->addr, lsu->warp, token, &ev);
     core_load *ld = token != CORE_NONE ? &sm->loads[token] : NULL;
+    /* allocate-on-miss evicts when the miss is sent, as fills do below */
+    if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
+        lsu_event(sm, WS_EV_L1_EVICT, ev.owner, ev.line, cycle);
     if (r != MEM_L1_FAIL) {
         lsu->blocked = false;
         sm->active = true;

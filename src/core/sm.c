@@ -423,7 +423,7 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
     if (sm->lsu.busy && sm->lsu.blocked) {
         /* the LSU would have retried (and failed) every skipped cycle */
         st->lsu_stall_cycles += n;
-        mem_l1_stats_mut(sm->l1[sm->lsu.tx[sm->lsu.next].cache])->reservation_fails += n;
+        mem_l1_repeat_fail(sm->l1[sm->lsu.tx[sm->lsu.next].cache], n);
     }
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += (uint64_t)mem_l1_mshr_used(sm->l1[c]) * n;

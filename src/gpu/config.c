@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_U32, P_U64, P_DBL, P_BOOL, P_STR };
+/* P_ENUM: a uint32_t field holding an index into the parameter's `choices`
+   (set and shown by name). */
+enum { P_U32, P_U64, P_DBL, P_BOOL, P_STR, P_ENUM };
 
 typedef struct cfg_param {
     const char *key;
@@ -26,14 +28,20 @@ typedef struct cfg_param {
     const char *unit;
     double min, max;      /* numbers only */
     const char *help;
+    const char *const *choices;   /* P_ENUM: names, NULL-terminated */
 } cfg_param;
 
 #define OFF(f) offsetof(gpu_config, f)
-#define U32(k, f, d, u, lo, hi, h) { k, P_U32, OFF(f), 0, d, u, lo, hi, h }
-#define U64(k, f, d, u, lo, hi, h) { k, P_U64, OFF(f), 0, d, u, lo, hi, h }
-#define DBL(k, f, d, u, lo, hi, h) { k, P_DBL, OFF(f), 0, d, u, lo, hi, h }
-#define BOOL(k, f, d, h)           { k, P_BOOL, OFF(f), 0, d, "", 0, 1, h }
-#define STR(k, f, d, h)            { k, P_STR, OFF(f), sizeof(((gpu_config *)0)->f), d, "name", 0, 0, h }
+#define U32(k, f, d, u, lo, hi, h) { k, P_U32, OFF(f), 0, d, u, lo, hi, h, NULL }
+#define U64(k, f, d, u, lo, hi, h) { k, P_U64, OFF(f), 0, d, u, lo, hi, h, NULL }
+#define DBL(k, f, d, u, lo, hi, h) { k, P_DBL, OFF(f), 0, d, u, lo, hi, h, NULL }
+#define BOOL(k, f, d, h)           { k, P_BOOL, OFF(f), 0, d, "", 0, 1, h, NULL }
+#define STR(k, f, d, h)            { k, P_STR, OFF(f), sizeof(((gpu_config *)0)->f), d, "name", 0, 0, h, NULL }
+#define ENUM(k, f, d, ch, h)       { k, P_ENUM, OFF(f), 0, d, "choice", 0, 0, h, ch }
+
+/* names of the GPU_L1_ALLOC_* and GPU_L1_OWNER_* values, in enum order */
+static const char *const l1_alloc_names[] = { "fill", "miss", "streaming", NULL };
+static const char *const l1_owner_names[] = { "last", "alloc", NULL };
 
 #define OP(cls, IDX, lat, ii, what)                                                      \
     U32("op." cls ".latency", op[IDX].latency, lat, "cycles", 1, 10000,                  \
@@ -57,6 +65,21 @@ typedef struct cfg_param {
         what ": miss queue toward the interconnect"),                                    \
     U32(c ".hit_latency", fld.hit_latency, LAT, "cycles", 1, 10000,                     \
         what ": core cycles from access to data on a hit")
+
+/* Options only the L1 caches have (mem/l1.c); the defaults are the
+   behaviour the L1 had before they existed. */
+#define L1OPTS(c, fld, what)                                                              \
+    ENUM(c ".allocate", fld.allocate, "fill", l1_alloc_names,                            \
+         what ": when a read miss takes a way: fill (when the data returns; the "        \
+         "displaced line is reported then), miss (a way is reserved and its line "       \
+         "evicted when the miss is sent; all ways reserved = reservation fail; CCWS), "  \
+         "streaming (as fill, with at least one MSHR per line; GPGPU-Sim 's')"),         \
+    ENUM(c ".owner", fld.owner, "last", l1_owner_names,                                  \
+         what ": warp named as owner of an evicted line: last (the last warp that "      \
+         "touched it) or alloc (the warp whose miss allocated it; CCWS)"),              \
+    BOOL(c ".write_evict", fld.write_evict, "false",                                     \
+         what ": a store hit invalidates the line (write-through only; GPGPU-Sim "       \
+         "write policy E) instead of refreshing it")
 
 /*
 ** Sources of the defaults (the gtx480 machine): [T] Mascar spec §3 Table I,
@@ -93,7 +116,7 @@ static const cfg_param params[] = {
     STR("fetch_policy", fetch_policy, "rr", "fetch policy (warpsim policies)"),
     { "fetch_policy_params", P_STR, OFF(fetch_policy_params),
       sizeof(((gpu_config *)0)->fetch_policy_params), "", "k=v,...", 0, 0,
-      "parameters of the fetch policy (see warpsim policies)" },
+      "parameters of the fetch policy (see warpsim policies)", NULL },
 
     /* issue: [G] 2 schedulers per SM; [T] LRR baseline */
     U32("n_schedulers", n_schedulers, "2", "schedulers", 1, 16, "warp schedulers per SM"),
@@ -102,12 +125,12 @@ static const cfg_param params[] = {
     STR("warp_scheduler", warp_scheduler, "lrr", "warp scheduling policy (warpsim policies)"),
     { "warp_scheduler_params", P_STR, OFF(warp_scheduler_params),
       sizeof(((gpu_config *)0)->warp_scheduler_params), "", "k=v,...", 0, 0,
-      "parameters of the warp scheduler, e.g. warp_limit=8 (see warpsim policies)" },
+      "parameters of the warp scheduler, e.g. warp_limit=8 (see warpsim policies)", NULL },
     STR("cta_map", cta_map, "rr", "CTA placement policy: which CTA goes to which SM "
         "(warpsim policies)"),
     { "cta_map_params", P_STR, OFF(cta_map_params),
       sizeof(((gpu_config *)0)->cta_map_params), "", "k=v,...", 0, 0,
-      "parameters of the CTA placement policy (see warpsim policies)" },
+      "parameters of the CTA placement policy (see warpsim policies)", NULL },
 
     /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
     U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
@@ -137,10 +160,13 @@ static const cfg_param params[] = {
     /* [T] 32 KB, 64 sets, 4-way, 128 B, 64 MSHRs; [G] merge 8, miss queue 8,
        write-through no-allocate for global; hit latency [I] */
     CACHE("l1d", l1d, "64", "4", "128", "false", "64", "8", "8", "20", "L1 data cache"),
+    L1OPTS("l1d", l1d, "L1 data cache"),
     /* [G] L1C 64:64:2 (MSHR 2 x 32 merges, queue 4 [I]) */
     CACHE("l1c", l1c, "64", "2", "64", "false", "2", "32", "4", "20", "L1 constant cache"),
+    L1OPTS("l1c", l1c, "L1 constant cache"),
     /* [G] L1T 4:128:24 with a 128-entry MSHR / fragment queue */
     CACHE("l1t", l1t, "4", "24", "128", "false", "128", "4", "128", "20", "L1 texture cache"),
+    L1OPTS("l1t", l1t, "L1 texture cache"),
     /* Mascar spec §2.2 [I]: flag at 60/64 MSHRs or 7/8 miss-queue entries */
     U32("l1d_sat_mshr_slack", l1d_sat_mshr_slack, "4", "entries", 0, 65535,
         "L1 reports saturation when free MSHRs <= this"),
@@ -235,17 +261,17 @@ static const cfg_param params[] = {
       "bit string", 0, 0,
       "DRAM address mapping in GPGPU-Sim -gpgpu_mem_addr_mapping form: optional "
       "dramid@BIT; then 64 bit letters, most significant first (R row, B bank, "
-      "C column, S burst offset, 0 unused; dots ignored)" },
+      "C column, S burst offset, 0 unused; dots ignored)", NULL },
     STR("dram_scheduler", dram_scheduler, "frfcfs",
         "DRAM scheduling policy: fcfs, frfcfs, frfair, reminst (warpsim policies)"),
     { "dram_scheduler_params", P_STR, OFF(dram_scheduler_params),
       sizeof(((gpu_config *)0)->dram_scheduler_params), "", "k=v,...", 0, 0,
-      "parameters of the DRAM scheduler (see warpsim policies)" },
+      "parameters of the DRAM scheduler (see warpsim policies)", NULL },
     STR("dram_prefetch", dram_prefetch, "none",
         "memory-side prefetcher in each DRAM controller, none = off (warpsim policies)"),
     { "dram_prefetch_params", P_STR, OFF(dram_prefetch_params),
       sizeof(((gpu_config *)0)->dram_prefetch_params), "", "k=v,...", 0, 0,
-      "parameters of the DRAM prefetcher (see warpsim policies)" },
+      "parameters of the DRAM prefetcher (see warpsim policies)", NULL },
     /* idealised modes for bounds and sanity checks */
     BOOL("perfect_l2", perfect_l2, "false", "every L2 access hits (no DRAM traffic for reads)"),
     BOOL("unlimited_mem", unlimited_mem, "false",
@@ -381,6 +407,30 @@ static int set_number(gpu_config *c, const cfg_param *p, const char *v, char *er
     return 0;
 }
 
+/* "a, b, c": the names of an enum parameter. */
+static void choice_text(const cfg_param *p, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t i = 0; p->choices[i] && n < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "", p->choices[i]);
+}
+
+/* Exact-name lookup of `v` among the choices (no prefixes: a typo is an
+   error, never another choice). */
+static int set_choice(const cfg_param *p, uint32_t *f, const char *v, char *err, size_t errlen)
+{
+    for (uint32_t i = 0; p->choices[i]; i++)
+        if (strcmp(v, p->choices[i]) == 0) {
+            *f = i;
+            return 0;
+        }
+    char names[128];
+    choice_text(p, names, sizeof names);
+    snprintf(err, errlen, "parameter '%s': value '%s' is not one of: %s", p->key, v, names);
+    return -1;
+}
+
 static int set_param(gpu_config *c, const cfg_param *p, const char *v, char *err, size_t errlen)
 {
     void *f = (char *)c + p->offset;
@@ -398,6 +448,8 @@ static int set_param(gpu_config *c, const cfg_param *p, const char *v, char *err
         }
         snprintf((char *)f, p->size, "%s", v);
         return 0;
+    case P_ENUM:
+        return set_choice(p, (uint32_t *)f, v, err, errlen);
     default:
         return set_number(c, p, v, err, errlen);
     }
@@ -421,6 +473,14 @@ static void format_value(const gpu_config *c, const cfg_param *p, char *buf, siz
     case P_U64:  snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f); break;
     case P_DBL:  snprintf(buf, len, "%.17g", *(const double *)f); break;
     case P_BOOL: snprintf(buf, len, "%s", *(const bool *)f ? "true" : "false"); break;
+    case P_ENUM: {
+        /* an index past the names (a struct filled by hand) shows as "?",
+           which the check then rejects */
+        uint32_t v = *(const uint32_t *)f, n = 0;
+        while (p->choices[n]) n++;
+        snprintf(buf, len, "%s", v < n ? p->choices[v] : "?");
+        break;
+    }
     default:     snprintf(buf, len, "%s", (const char *)f); break;
     }
     /* %.17g of 700 is "700"; of 0.1 it is long but exact: round-trips */
@@ -444,7 +504,22 @@ void gpu_config_defaults(gpu_config *c)
             fprintf(stderr, "warpsim: internal error: default of %s: %s\n", params[i].key, err);
 }
 
-int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errlen)
+/* Append `name` to the comma list in `list` (bounded; "..." when full). */
+static void list_add(char *list, size_t len, const char *name)
+{
+    size_t n = strlen(list);
+    if (n + strlen(name) + 8 >= len) {
+        if (n + 4 < len && (n < 3 || strcmp(list + n - 3, "...") != 0))
+            snprintf(list + n, len - n, "%s...", n ? ", " : "");
+        return;
+    }
+    snprintf(list + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/* gpu_config_apply, collecting in `notes` (when not NULL) the parts of a
+   GPGPU-Sim value that have no counterpart. */
+static int apply_setting(gpu_config *c, const char *setting, char *notes, size_t noteslen,
+                         char *err, size_t errlen)
 {
     const char *eq = strchr(setting, '=');
     char key[128];
@@ -457,12 +532,22 @@ int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errle
     if (key[0] != '-') return gpu_config_set(c, key, eq + 1, err, errlen);
     int r = gpu_gpgpusim_apply(c, key, eq + 1, err, errlen);
     if (r == GPU_GS_ERROR) return -1;
+    if (r == GPU_GS_PARTIAL) {
+        if (notes) list_add(notes, noteslen, err);
+        err[0] = '\0';
+        return 0;
+    }
     if (r != GPU_GS_APPLIED) {
         snprintf(err, errlen, "setting '%s': GPGPU-Sim option %s is %s by warpsim", setting,
                  key, r == GPU_GS_IGNORED ? "not modelled" : "not known");
         return -1;
     }
     return 0;
+}
+
+int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errlen)
+{
+    return apply_setting(c, setting, NULL, 0, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -523,39 +608,33 @@ static char *trim(char *s)
     return s;
 }
 
-/* Append `name` to the comma list in `list` (bounded; "..." when full). */
-static void list_add(char *list, size_t len, const char *name)
-{
-    size_t n = strlen(list);
-    if (n + strlen(name) + 8 >= len) {
-        if (n + 4 < len && (n < 3 || strcmp(list + n - 3, "...") != 0))
-            snprintf(list + n, len - n, "%s...", n ? ", " : "");
-        return;
-    }
-    snprintf(list + n, len - n, "%s%s", n ? ", " : "", name);
-}
+/* What a config file's GPGPU-Sim lines did not use: options warpsim does
+   not model, options it does not know, and parts of values (cache letters)
+   without a counterpart.  Reported as one warning line. */
+typedef struct unused_lists {
+    char ignored[2048], unknown[2048], partial[2048];
+} unused_lists;
 
-/* One GPGPU-Sim line "-option value"; records ignored/unknown names. */
-static int file_gpgpusim_line(gpu_config *c, char *line, char *ignored, char *unknown,
-                              size_t listlen, char *err, size_t errlen)
+/* One GPGPU-Sim line "-option value"; records what was not used. */
+static int file_gpgpusim_line(gpu_config *c, char *line, unused_lists *u, char *err,
+                              size_t errlen)
 {
     char *v = line + strcspn(line, " \t");
     if (*v) *v++ = '\0';
     v = trim(v);
     int r = gpu_gpgpusim_apply(c, line, v, err, errlen);
-    if (r == GPU_GS_IGNORED) list_add(ignored, listlen, line);
-    else if (r == GPU_GS_UNKNOWN) list_add(unknown, listlen, line);
+    if (r == GPU_GS_IGNORED) list_add(u->ignored, sizeof u->ignored, line);
+    else if (r == GPU_GS_UNKNOWN) list_add(u->unknown, sizeof u->unknown, line);
+    else if (r == GPU_GS_PARTIAL) list_add(u->partial, sizeof u->partial, err);
     return r == GPU_GS_ERROR ? -1 : 0;
 }
 
-static int file_line(gpu_config *c, char *line, char *ignored, char *unknown, size_t listlen,
-                     char *err, size_t errlen)
+static int file_line(gpu_config *c, char *line, unused_lists *u, char *err, size_t errlen)
 {
     line[strcspn(line, "#")] = '\0';
     line = trim(line);
     if (!*line) return 0;
-    if (line[0] == '-')
-        return file_gpgpusim_line(c, line, ignored, unknown, listlen, err, errlen);
+    if (line[0] == '-') return file_gpgpusim_line(c, line, u, err, errlen);
     char *eq = strchr(line, '=');
     if (!eq) {
         snprintf(err, errlen, "expected 'key = value' or '-gpgpusim_option value', got '%s'",
@@ -603,23 +682,30 @@ int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t war
         snprintf(err, errlen, "cannot open config file '%s': %s", path, strerror(errno));
         return -1;
     }
-    char line[4096], e[512], ignored[2048] = "", unknown[2048] = "";
+    char line[4096], e[512];
+    unused_lists u = { "", "", "" };
     int lineno = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         int first = lineno;
         lineno += join_quoted(f, line, sizeof line);
-        if (file_line(c, line, ignored, unknown, sizeof ignored, e, sizeof e) != 0) {
+        if (file_line(c, line, &u, e, sizeof e) != 0) {
             lineno = first;
             snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
             rc = -1;
         }
     }
     fclose(f);
-    if (rc == 0 && warn && warnlen && (ignored[0] || unknown[0]))
-        snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:%s%s%s%s%s", path,
-                 ignored[0] ? " not modelled by warpsim: " : "", ignored,
-                 ignored[0] && unknown[0] ? ";" : "", unknown[0] ? " unknown: " : "", unknown);
+    if (rc == 0 && warn && warnlen && (u.ignored[0] || u.unknown[0] || u.partial[0]))
+        snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:%s%s%s%s%s%s%s", path,
+                 u.ignored[0] ? " not modelled by warpsim: " : "", u.ignored,
+                 u.ignored[0] && u.unknown[0] ? ";" : "", u.unknown[0] ? " unknown: " : "",
+                 u.unknown, (u.ignored[0] || u.unknown[0]) && u.partial[0] ? ";" : "",
+                 u.partial[0] ? " letters without a counterpart: " : "");
+    if (rc == 0 && warn && warnlen && u.partial[0]) {
+        size_t n = strlen(warn);
+        snprintf(warn + n, warnlen - n, "%s", u.partial);
+    }
     return rc;
 }
 
@@ -643,8 +729,14 @@ int gpu_config_build(gpu_config *c, const char *config, const char *const *setti
             return -1;
         }
     }
+    char notes[1024] = "";
     for (const char *const *s = settings; s && *s; s++)
-        if (gpu_config_apply(c, *s, err, errlen)) return -1;
+        if (apply_setting(c, *s, notes, sizeof notes, err, errlen)) return -1;
+    if (notes[0] && warn && warnlen) {
+        size_t n = strlen(warn);
+        snprintf(warn + n, warnlen - n, "%sGPGPU-Sim letters without a counterpart: %s",
+                 n ? "; " : "", notes);
+    }
     return gpu_config_check(c, err, errlen);
 }
 
@@ -658,6 +750,13 @@ static int check_cache(const gpu_cache_config *k, const char *name, char *err, s
 {
     if (!pow2(k->line_bytes)) {
         snprintf(err, errlen, "%s.line_bytes = %u is not a power of two", name, k->line_bytes);
+        return -1;
+    }
+    /* write-evict is a write-through policy: a write-back hit must keep
+       the line it has just dirtied */
+    if (k->write_evict && k->write_back) {
+        snprintf(err, errlen, "%s.write_evict = true needs %s.write_back = false "
+                 "(write-evict is a write-through policy)", name, name);
         return -1;
     }
     return 0;
@@ -790,11 +889,14 @@ static void dump_text(const gpu_config *c, FILE *out)
     fprintf(out, "# warpsim machine configuration (preset: %s; %u SMs)\n", c->preset,
             gpu_config_n_sm(c));
     for (size_t i = 0; i < NPARAMS; i++) {
-        char v[320];
-        format_value(c, &params[i], v, sizeof v);
-        fprintf(out, "%-24s = %-12s # %s%s%s\n", params[i].key, v,
-                params[i].type == P_BOOL || params[i].type == P_STR ? "" : params[i].unit,
-                params[i].type == P_BOOL || params[i].type == P_STR ? "" : ": ", params[i].help);
+        const cfg_param *p = &params[i];
+        char v[320], unit[128];
+        format_value(c, p, v, sizeof v);
+        if (p->type == P_ENUM) choice_text(p, unit, sizeof unit);
+        else snprintf(unit, sizeof unit, "%s", p->unit);
+        bool bare = p->type == P_BOOL || p->type == P_STR;
+        fprintf(out, "%-24s = %-12s # %s%s%s\n", p->key, v, bare ? "" : unit, bare ? "" : ": ",
+                p->help);
     }
 }
 
@@ -810,10 +912,10 @@ static void dump_json(const gpu_config *c, FILE *out)
         fprintf(out, "%s\n  ", i ? "," : "");
         json_string(out, p->key);
         fprintf(out, ": {\"value\": ");
-        if (p->type == P_STR) json_string(out, v);
+        if (p->type == P_STR || p->type == P_ENUM) json_string(out, v);
         else fputs(v, out);
         fprintf(out, ", \"unit\": ");
-        json_string(out, p->type == P_BOOL ? "" : p->unit);
+        json_string(out, p->type == P_BOOL || p->type == P_ENUM ? "" : p->unit);
         fputc('}', out);
     }
     fprintf(out, "\n}}\n");

@@ -18,7 +18,24 @@
 
 #define GPU_NAME_MAX 64
 
-/* L1-style cache geometry and behaviour */
+/* When an L1 read miss takes a way of its set (`<l1>.allocate`). */
+enum {
+    GPU_L1_ALLOC_FILL = 0,    /* when the fill returns; victim chosen and reported then */
+    GPU_L1_ALLOC_MISS,        /* a way is reserved (its line evicted) when the miss is
+                                 sent; every way reserved = reservation fail (CCWS) */
+    GPU_L1_ALLOC_STREAMING,   /* as FILL, with at least one MSHR per line (GPGPU-Sim 's') */
+    GPU_L1_ALLOC_COUNT
+};
+
+/* Which warp an eviction names as the line's owner (`<l1>.owner`). */
+enum {
+    GPU_L1_OWNER_LAST = 0,    /* the last warp that touched the line */
+    GPU_L1_OWNER_ALLOC,       /* the warp whose miss allocated it (CCWS) */
+    GPU_L1_OWNER_COUNT
+};
+
+/* L1-style cache geometry and behaviour.  The L2 shares the type; it
+   reads neither `allocate`, `owner` nor `write_evict` (they stay 0). */
 typedef struct gpu_cache_config {
     uint32_t sets, ways, line_bytes;
     bool     write_back;      /* false: write-through, no write-allocate (Fermi L1D) */
@@ -27,6 +44,9 @@ typedef struct gpu_cache_config {
     uint32_t mshr_merge;      /* requests merged into one MSHR entry, max */
     uint32_t miss_queue;      /* entries toward the interconnect */
     uint32_t hit_latency;     /* core cycles from access to data */
+    uint32_t allocate;        /* GPU_L1_ALLOC_* (L1 caches only) */
+    uint32_t owner;           /* GPU_L1_OWNER_* (L1 caches only) */
+    bool     write_evict;     /* write-through store hit invalidates (L1 caches only) */
 } gpu_cache_config;
 
 /* latency (cycles to result) and initiation interval (cycles between
@@ -155,8 +175,9 @@ int gpu_config_preset(gpu_config *c, const char *name, char *err, size_t errlen)
 /* Set one parameter from text; -1 with a message naming key and value. */
 int gpu_config_set(gpu_config *c, const char *key, const char *value, char *err, size_t errlen);
 /* Read a config file: `key = value` lines and/or GPGPU-Sim `-option value`
-   lines; `#` comments. Unknown GPGPU-Sim options are collected in `warn`
-   (one line naming them all), never dropped silently. 0 / -1. */
+   lines; `#` comments. Unknown GPGPU-Sim options, and cache-string
+   letters without a counterpart, are collected in `warn` (one line naming
+   them all), never dropped silently. 0 / -1. */
 int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t warnlen,
                          char *err, size_t errlen);
 /* Cross-field checks (e.g. warps divisible among schedulers, policy names
@@ -179,10 +200,13 @@ extern const char *const gpu_preset_names[];
    preset name, else a config file path), then each "key=value" of the
    NULL-terminated `settings` (a key starting with '-' is a GPGPU-Sim
    option), then gpu_config_check.  Warnings (GPGPU-Sim options not
-   understood) go to `warn` ("" when none).  0 / -1 with a message. */
+   understood, cache-string letters without a counterpart) go to `warn`
+   ("" when none).  0 / -1 with a message. */
 int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
                      char *warn, size_t warnlen, char *err, size_t errlen);
-/* Apply one "key=value" (or "-gpgpusim_option=value") setting. */
+/* Apply one "key=value" (or "-gpgpusim_option=value") setting.  Letters
+   of a GPGPU-Sim cache string without a counterpart are accepted here;
+   gpu_config_build and config files name them in their warning. */
 int gpu_config_apply(gpu_config *c, const char *setting, char *err, size_t errlen);
 /* Value of parameter `key` as text (what the dump prints); -1 if unknown. */
 int gpu_config_get(const gpu_config *c, const char *key, char *buf, size_t len);

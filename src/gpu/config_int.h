@@ -24,7 +24,9 @@ enum {
     GPU_GS_APPLIED = 0,   /* translated into our parameters */
     GPU_GS_IGNORED,       /* a GPGPU-Sim option warpsim knows but does not model */
     GPU_GS_UNKNOWN,       /* not a GPGPU-Sim option we know */
-    GPU_GS_ERROR          /* known, but the value is bad: message in err */
+    GPU_GS_ERROR,         /* known, but the value is bad: message in err */
+    GPU_GS_PARTIAL        /* applied, but parts of the value (cache letters) have no
+                             counterpart: err names them, for the one warning */
 };
 
 /* Apply GPGPU-Sim option `opt` (with its leading '-') = `value`. */

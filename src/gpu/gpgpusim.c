@@ -103,14 +103,83 @@ static int bad(const char *opt, const char *v, const char *want, char *err, size
 ** "[N|S:]sets:line:ways,rep:write:alloc:write_alloc[:index],mshr:entries:merge,mq[:...]..."
 **   e.g. "N:64:128:6,L:L:m:N:H,A:128:8,16:0,32"   (GPGPU-Sim 4.x)
 **        "32:128:4,L:L:m:N,A:32:8,8"               (GPGPU-Sim 3.x)
-** Write policy letters: B write-back (our write_back=true); T write-through,
-** E write-evict, L local write-back/global write-through, R read-only (all
-** write_back=false for global data).  "none" disables the cache.
+** "none" disables the cache.  The policy letters, and what they become:
+**   write:  B write-back (write_back = true); T write-through; E write-evict
+**           (write-through + write_evict = true); R read-only (write-through:
+**           it never holds dirty data); L local write-back / global
+**           write-through: write-through for both, since the L1 does not tell
+**           local from global stores (named in the warning).
+**   alloc:  m, f, s -> <l1>.allocate = miss, fill, streaming.  The L2
+**           allocates at fill: m and s are named in the warning there.
+**   write_alloc: N (no write-allocate) is our write-through; W and F are our
+**           write-back, which fetches the line on a store miss (F exactly; W,
+**           GPGPU-Sim 3.x's write-allocate, as fetch-on-write); L (lazy
+**           fetch-on-read) has no counterpart.
+**   rep L (LRU) and index L (linear) are ours; rep F (FIFO) and index H, P,
+**   C, X (hashed) have no counterpart.
+** A letter without a counterpart is accepted and named in the one warning
+** of unused options (GPU_GS_PARTIAL); a letter that is not GPGPU-Sim's is
+** an error naming the option and the letter.
 */
+
+/* One policy field: its position's name, its valid letters. */
+static const struct { const char *name, *valid; } cache_fields[] = {
+    { "replacement", "LF" }, { "write", "RBTEL" }, { "allocation", "mfs" },
+    { "write-allocate", "NWFL" }, { "set-index", "HPCLX" },
+};
+
+/* Append "[X: why]" to the note in `note`. */
+static void note_add(char *note, size_t len, char letter, const char *why)
+{
+    size_t n = strlen(note);
+    snprintf(note + n, len - n, " [%c: %s]", letter, why);
+}
+
+/* The "rep:write:alloc:write_alloc[:index]" group for `cache` (l1d, l1c,
+   l1t or l2): check every letter, apply those with a counterpart, note the
+   others in `note`.  GPU_GS_APPLIED or GPU_GS_ERROR. */
+static int cache_letters(gpu_config *c, const char *cache, const char *opt, const char *grp,
+                         char *note, size_t notelen, char *err, size_t errlen)
+{
+    char buf[64], *f[6], set[96];
+    int n = split(grp, ':', buf, sizeof buf, f, 6);
+    if (n < 4 || n > 5) {
+        snprintf(err, errlen, "%s: policy group '%s': expected rep:write:alloc:write_alloc"
+                 "[:index] (e.g. L:T:m:N)", opt, grp);
+        return GPU_GS_ERROR;
+    }
+    for (int i = 0; i < n; i++)
+        if (strlen(f[i]) != 1 || !strchr(cache_fields[i].valid, f[i][0])) {
+            snprintf(err, errlen, "%s: invalid %s policy letter '%s' in '%s' (valid: %s)", opt,
+                     cache_fields[i].name, f[i], grp, cache_fields[i].valid);
+            return GPU_GS_ERROR;
+        }
+    char rep = f[0][0], wr = f[1][0], al = f[2][0], wa = f[3][0], idx = n == 5 ? f[4][0] : 'L';
+    bool l1 = strcmp(cache, "l2") != 0;
+    if (rep == 'F') note_add(note, notelen, rep, "FIFO replacement, modelled as LRU");
+    if (wr == 'L') note_add(note, notelen, wr, "local write-back, modelled as write-through");
+    if (wr == 'E' && !l1) note_add(note, notelen, wr, "write-evict, not modelled at the L2");
+    if (al != 'f' && !l1) note_add(note, notelen, al, "allocation at miss, the L2 allocates at fill");
+    if (wa == 'L') note_add(note, notelen, wa, "lazy fetch-on-read, not modelled");
+    if (wa == 'N' && wr == 'B')
+        note_add(note, notelen, wa, "no write-allocate, write-back allocates on store misses");
+    if ((wa == 'W' || wa == 'F') && wr != 'B')
+        note_add(note, notelen, wa, "write-allocate, write-through never allocates");
+    if (idx != 'L') note_add(note, notelen, idx, "hashed set index, modelled as linear");
+    snprintf(set, sizeof set, "%s.write_back=%s", cache, wr == 'B' ? "true" : "false");
+    if (gpu_config_apply(c, set, err, errlen)) return GPU_GS_ERROR;
+    if (!l1) return GPU_GS_APPLIED;
+    snprintf(set, sizeof set, "%s.write_evict=%s", cache, wr == 'E' ? "true" : "false");
+    if (gpu_config_apply(c, set, err, errlen)) return GPU_GS_ERROR;
+    snprintf(set, sizeof set, "%s.allocate=%s", cache,
+             al == 'm' ? "miss" : al == 's' ? "streaming" : "fill");
+    return gpu_config_apply(c, set, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
+}
+
 static int cache_option(gpu_config *c, const char *cache, const char *opt, const char *v,
                         char *err, size_t errlen)
 {
-    char buf[256], gbuf[256], *grp[8], *geo[4], key[64];
+    char buf[256], gbuf[256], *grp[8], *geo[4], key[64], note[512] = "";
     if (strcmp(v, "none") == 0) {
         snprintf(key, sizeof key, "%s.enabled=false", cache);
         return gpu_config_apply(c, key, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
@@ -122,11 +191,6 @@ static int cache_option(gpu_config *c, const char *cache, const char *opt, const
     if (nf - g0 != 3 || !num(geo[g0], &sets) || !num(geo[g0 + 1], &line)
         || !num(geo[g0 + 2], &ways))
         return bad(opt, v, "[N:]sets:line:ways,... (e.g. 32:128:4,L:L:m:N,A:32:8,8)", err, errlen);
-    char pol = 0;
-    if (ng >= 2) {
-        char *p = strchr(grp[1], ':');
-        pol = p ? p[1] : 0;
-    }
     if (ng >= 3) {
         char mbuf[64], *m[4];
         if (split(grp[2], ':', mbuf, sizeof mbuf, m, 4) < 3 || !num(m[1], &mshr)
@@ -148,11 +212,11 @@ static int cache_option(gpu_config *c, const char *cache, const char *opt, const
     }
     snprintf(key, sizeof key, "%s.enabled=true", cache);
     gpu_config_apply(c, key, err, errlen);
-    if (pol) {
-        snprintf(key, sizeof key, "%s.write_back=%s", cache, pol == 'B' ? "true" : "false");
-        gpu_config_apply(c, key, err, errlen);
-    }
-    return GPU_GS_APPLIED;
+    if (ng >= 2 && cache_letters(c, cache, opt, grp[1], note, sizeof note, err, errlen))
+        return GPU_GS_ERROR;
+    if (!note[0]) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s%s", opt, note);
+    return GPU_GS_PARTIAL;
 }
 
 /* ------------------------------------------------------------------ */

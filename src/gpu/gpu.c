@@ -370,6 +370,7 @@ static void gpu_add_cache(gpu_cache_stats *to, const gpu_cache_stats *s)
     to->misses += s->misses;
     to->merges += s->merges;
     to->reservation_fails += s->reservation_fails;
+    to->reservation_fails_set += s->reservation_fails_set;
     to->evictions += s->evictions;
     to->writebacks += s->writebacks;
     to->mshr_occupancy_sum += s->mshr_occupancy_sum;

@@ -33,9 +33,11 @@ static const char *const fx5800[] = {
        [ASSUMED in the spec]: one SP unit, one warp instruction per cycle */
     "units.sp=1", "units.sfu=1", "units.dp=1", "units.int=1",     /* [I] */
     /* §3 L1D: 32 KB, 8-way, 128 B (32 sets), 16 MSHRs x 4 merges, queue 4,
-       hit latency 20; write-evict/no-allocate for global stores */
+       hit latency 20; write-evict/no-allocate for global stores; §2.3/§3
+       allocate-on-miss, each line owned by the warp whose miss allocated it */
     "l1d.sets=32", "l1d.ways=8", "l1d.line_bytes=128", "l1d.write_back=false",
     "l1d.mshr_entries=16", "l1d.mshr_merge=4", "l1d.miss_queue=4", "l1d.hit_latency=20",
+    "l1d.write_evict=true", "l1d.allocate=miss", "l1d.owner=alloc",
     "l1t.sets=8", "l1t.ways=20", "l1t.line_bytes=32",             /* §3 texture L1 */
     "l1c.sets=64", "l1c.ways=2", "l1c.line_bytes=64",             /* §3 const L1 */
     "n_mem=8",                                                     /* §3: 8 channels */

@@ -100,9 +100,9 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 /* ------------------------------------------------------------------ */
 
 /* L1D_total_cache_* as GPGPU-Sim names them (pending hits = merges into
-   an outstanding MSHR), then ours. */
+   an outstanding MSHR), then ours; `l1` adds the L1-only counters. */
 static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint64_t sm_cycles,
-                         const char *occ_name)
+                         const char *occ_name, bool l1)
 {
     char n[64];
 #define F(suffix) (snprintf(n, sizeof n, "%s_%s", tag, suffix), n)
@@ -111,6 +111,7 @@ static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint
     put_f(r, F("total_cache_miss_rate"), ratio(c->misses, c->accesses));
     put_u64(r, F("total_cache_pending_hits"), c->merges);
     put_u64(r, F("total_cache_reservation_fails"), c->reservation_fails);
+    if (l1) put_u64(r, F("reservation_fails_set"), c->reservation_fails_set);
     put_u64(r, F("hits"), c->hits);
     put_f(r, F("hit_rate"), ratio(c->hits, c->accesses));
     put_u64(r, F("evictions"), c->evictions);
@@ -148,7 +149,8 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_u64(r, "dram_cycles", m->dram_cycles);
     put_u64(r, "n_channels", m->n_channels);
     put_u64(r, "n_l2_slices", m->n_slices);
-    cache_fields(r, "L2", &m->l2, m->l2_cycles * m->n_slices, "mshr_occupancy_per_slice_avg");
+    cache_fields(r, "L2", &m->l2, m->l2_cycles * m->n_slices, "mshr_occupancy_per_slice_avg",
+                 false);
     put_u64(r, "l2_input_full_cycles", m->l2_input_full_cycles);
     put_u64(r, "l2_dram_stall_cycles", m->l2_dram_stall_cycles);
     put_u64(r, "l2_reply_stall_cycles", m->l2_reply_stall_cycles);
@@ -216,9 +218,9 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
-    cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg");
-    cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg");
-    cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg");
+    cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true);
+    cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true);
+    cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true);
     put_u64(r, "mem_requests", k->mem_requests);
     put_u64(r, "mem_reply_bytes", k->mem_reply_bytes);
     put_u64(r, "mem_queue_full_cycles", k->mem_queue_full_cycles);
@@ -250,6 +252,7 @@ static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
     d->misses += c->misses;
     d->merges += c->merges;
     d->reservation_fails += c->reservation_fails;
+    d->reservation_fails_set += c->reservation_fails_set;
     d->evictions += c->evictions;
     d->writebacks += c->writebacks;
     d->mshr_occupancy_sum += c->mshr_occupancy_sum;

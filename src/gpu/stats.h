@@ -28,7 +28,10 @@ extern const char *const gpu_slot_names[GPU_SLOT_COUNT];
 typedef struct gpu_cache_stats {
     uint64_t accesses, hits, misses;
     uint64_t merges;            /* miss merged into an outstanding MSHR */
-    uint64_t reservation_fails; /* no MSHR / merge slot / miss-queue slot */
+    uint64_t reservation_fails; /* no MSHR / merge slot / miss-queue slot / way */
+    uint64_t reservation_fails_set; /* of those: every way of the set reserved by an
+                                   outstanding miss (L1 allocate = miss; GPGPU-Sim's
+                                   LINE_ALLOC_FAIL) */
     uint64_t evictions, writebacks;
     uint64_t mshr_occupancy_sum;/* sum over cycles of MSHRs in use */
 } gpu_cache_stats;

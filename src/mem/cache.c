@@ -49,7 +49,7 @@ int64_t mem_cache_probe(const mem_cache *c, uint64_t addr)
 void mem_cache_touch(mem_cache *c, int64_t idx, uint32_t owner)
 {
     c->lines[idx].stamp = ++c->clock;
-    c->lines[idx].owner = owner;
+    if (!c->keep_owner) c->lines[idx].owner = owner;
 }
 
 bool mem_cache_fill(mem_cache *c, uint64_t addr, uint32_t owner, int64_t *idx,
@@ -82,4 +82,44 @@ void mem_cache_invalidate(mem_cache *c, uint64_t addr)
 {
     int64_t i = mem_cache_probe(c, addr);
     if (i >= 0) c->lines[i].valid = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocate on miss                                                    */
+/* ------------------------------------------------------------------ */
+
+int64_t mem_cache_victim(const mem_cache *c, uint64_t addr)
+{
+    const mem_cache_line *set = cache_set(c, addr / c->line_bytes);
+    int64_t victim = -1;
+    for (uint32_t w = 0; w < c->ways; w++) {
+        if (set[w].reserved) continue;
+        if (!set[w].valid) return (set - c->lines) + w;
+        if (victim < 0 || set[w].stamp < set[victim].stamp) victim = w;
+    }
+    return victim < 0 ? -1 : (set - c->lines) + victim;
+}
+
+bool mem_cache_reserve(mem_cache *c, int64_t idx, uint64_t addr, uint32_t owner,
+                       mem_cache_line *evicted)
+{
+    mem_cache_line *l = &c->lines[idx];
+    bool displaced = l->valid;
+    if (displaced) *evicted = *l;
+    *l = (mem_cache_line){ .tag = addr / c->line_bytes, .reserved = true, .owner = owner,
+                           .stamp = ++c->clock };
+    return displaced;
+}
+
+int64_t mem_cache_validate(mem_cache *c, uint64_t addr)
+{
+    uint64_t lineno = addr / c->line_bytes;
+    mem_cache_line *set = cache_set(c, lineno);
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (set[w].reserved && set[w].tag == lineno) {
+            set[w].reserved = false;
+            set[w].valid = true;
+            return (set - c->lines) + w;
+        }
+    return -1;
 }

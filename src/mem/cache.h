@@ -5,6 +5,15 @@
 **             set = (addr / line_bytes) % sets,  tag = addr / line_bytes
 ** (the whole line number is kept as the tag, so any set count works).
 ** Only tags live here, never data: the functional emulator owns values.
+**
+** Two ways to allocate: mem_cache_fill installs a line at once (victim
+** chosen then); allocate-on-miss caches instead reserve a way when the
+** miss is sent (mem_cache_victim + mem_cache_reserve: the old line leaves
+** at that moment) and validate it when the fill returns
+** (mem_cache_validate).  A reserved way is neither a hit nor a victim.
+**
+**   line state:  invalid --reserve--> reserved --validate--> valid
+**                invalid/valid --fill--> valid
 */
 #ifndef WS_MEM_CACHE_H
 #define WS_MEM_CACHE_H
@@ -15,14 +24,19 @@
 typedef struct mem_cache_line {
     uint64_t tag;         /* line number (addr / line_bytes) */
     uint64_t stamp;       /* last use; smallest in a set = least recent */
-    uint32_t owner;       /* warp slot that touched it last */
+    uint32_t owner;       /* warp slot that touched it last, or that allocated it
+                             (keep_owner) */
     bool     valid, dirty;
+    bool     reserved;    /* allocate-on-miss: way held for an outstanding miss
+                             (not valid, `tag` is the line awaited) */
 } mem_cache_line;
 
 typedef struct mem_cache {
     uint32_t sets, ways, line_bytes;
     uint64_t clock;       /* use counter for LRU stamps */
     mem_cache_line *lines;/* sets * ways, set-major */
+    bool keep_owner;      /* touches leave `owner` alone: it stays the warp
+                             that allocated the line (CCWS); set by the user */
 } mem_cache;
 
 /* 0, or -1 when out of memory or a geometry value is 0. */
@@ -38,7 +52,8 @@ static inline uint64_t mem_cache_line_addr(const mem_cache *c, uint64_t addr)
 
 /* Index of the valid line holding `addr`, or -1. */
 int64_t mem_cache_probe(const mem_cache *c, uint64_t addr);
-/* Mark line `idx` most recently used by warp `owner`. */
+/* Mark line `idx` most recently used by warp `owner` (its new owner,
+   unless keep_owner). */
 void mem_cache_touch(mem_cache *c, int64_t idx, uint32_t owner);
 /* Install the line of `addr` (LRU or invalid way of its set) for `owner`.
    When a valid line is displaced, *evicted gets a copy and true is
@@ -47,5 +62,18 @@ bool mem_cache_fill(mem_cache *c, uint64_t addr, uint32_t owner, int64_t *idx,
                     mem_cache_line *evicted);
 /* Drop the line holding `addr` if present (atomics bypass the L1). */
 void mem_cache_invalidate(mem_cache *c, uint64_t addr);
+
+/* Allocate-on-miss: the way a miss on `addr` would reserve (the first
+   invalid way of its set, else the least recently used valid one), or -1
+   when every way of the set is reserved.  Changes nothing. */
+int64_t mem_cache_victim(const mem_cache *c, uint64_t addr);
+/* Reserve way `idx` (from mem_cache_victim) for the line of `addr` on
+   behalf of `owner`; its LRU stamp is the reservation.  When a valid line
+   is displaced, *evicted gets a copy and true is returned. */
+bool mem_cache_reserve(mem_cache *c, int64_t idx, uint64_t addr, uint32_t owner,
+                       mem_cache_line *evicted);
+/* The fill of a reserved line: make it valid (stamp and owner as
+   reserved).  Its index, or -1 when no way awaits `addr`. */
+int64_t mem_cache_validate(mem_cache *c, uint64_t addr);
 
 #endif /* WS_MEM_CACHE_H */

@@ -2,13 +2,31 @@
 ** l1.c -- first-level cache of an SM (data, constant or texture).
 **
 ** Reads: hit -> touch; miss -> merge into the line's MSHR or take a new
-** MSHR and a miss-queue slot.  Lines are allocated when the fill returns
-** (the displaced line is reported then).  Stores: write-through with no
-** allocation (a hit only refreshes LRU) by default; with write_back, a
-** store hit dirties the line and a store miss allocates through an MSHR;
-** dirty victims are written back.  Atomics always go to memory and drop
-** any cached copy.  A disabled cache treats every read as a miss and
-** installs nothing.
+** MSHR and a miss-queue slot.  Stores: write-through with no allocation
+** (a hit only refreshes LRU, or with write_evict drops the line: GPGPU-Sim
+** write policy E) by default; with write_back, a store hit dirties the
+** line and a store miss allocates through an MSHR; dirty victims are
+** written back.  Atomics always go to memory and drop any cached copy.  A
+** disabled cache treats every read as a miss and installs nothing.
+**
+** When a miss takes its way (`allocate`):
+**   fill       when the fill returns: the victim (LRU) is chosen, evicted
+**              and reported then.  No way is held while the miss is out.
+**   miss       as GPGPU-Sim's allocate-on-miss (and CCWS): when the miss is
+**              sent, the LRU way among those not already reserved is
+**              reserved and its line evicted and reported at that moment;
+**              the fill validates the way (its LRU stamp stays the miss's).
+**              A miss whose set has every way reserved is a reservation
+**              fail (reservation_fails_set).  The check comes before the
+**              MSHR and queue checks, as in GPGPU-Sim.
+**   streaming  GPGPU-Sim's 's' (Volta's streaming L1) is allocate-on-fill
+**              with one MSHR per cache line: here, fill's tag behaviour
+**              (no way reserved, no set-reservation fail, victim chosen at
+**              fill) with at least sets x ways MSHRs.  GPGPU-Sim's switch to
+**              allocate-on-miss when a kernel gives the L1 all the unified
+**              memory is not modelled.
+** `owner = alloc` keeps a line's owner the warp whose miss allocated it
+** (merging and hitting warps do not take it over, CCWS spec §7.7).
 */
 #include "l1.h"
 #include "cache.h"
@@ -27,6 +45,7 @@ struct mem_l1 {
        which must not fail (they come from fills) */
     mem_req *q;
     uint32_t qhead, qn, qcap, qlimit;
+    bool last_fail_set;   /* the last reservation fail was a full set */
     gpu_cache_stats st;
 };
 
@@ -38,15 +57,19 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
     l->sm = sm;
     l->src = src;
     l->seg_bytes = seg_bytes ? seg_bytes : 128;
+    uint32_t sets = c->sets ? c->sets : 1, ways = c->ways ? c->ways : 1;
+    uint32_t mshrs = c->mshr_entries;
+    if (c->allocate == GPU_L1_ALLOC_STREAMING && mshrs < sets * ways) mshrs = sets * ways;
     l->qlimit = c->miss_queue ? c->miss_queue : 1;
-    l->qcap = l->qlimit + (c->mshr_entries ? c->mshr_entries : 1) + 1;
+    l->qcap = l->qlimit + (mshrs ? mshrs : 1) + 1;
     l->q = calloc(l->qcap, sizeof *l->q);
     uint32_t line = c->line_bytes ? c->line_bytes : 128;
-    if (!l->q || mem_cache_init(&l->tags, c->sets ? c->sets : 1, c->ways ? c->ways : 1, line)
-        || mem_mshr_init(&l->mshr, c->mshr_entries, c->mshr_merge)) {
+    if (!l->q || mem_cache_init(&l->tags, sets, ways, line)
+        || mem_mshr_init(&l->mshr, mshrs, c->mshr_merge)) {
         mem_l1_free(l);
         return NULL;
     }
+    l->tags.keep_owner = c->owner == GPU_L1_OWNER_ALLOC;
     return l;
 }
 
@@ -64,6 +87,7 @@ void mem_l1_reset(mem_l1 *l)
     mem_cache_flush(&l->tags);
     mem_mshr_clear(&l->mshr);
     l->qhead = l->qn = 0;
+    l->last_fail_set = false;
     memset(&l->st, 0, sizeof l->st);
 }
 
@@ -78,22 +102,49 @@ static void l1_push(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t
 
 static inline bool l1_queue_room(const mem_l1 *l) { return l->qn < l->qlimit; }
 
+/* A reservation fail; `set`: because every way of the set is reserved. */
+static int l1_fail(mem_l1 *l, bool set)
+{
+    l->st.reservation_fails++;
+    l->st.reservation_fails_set += set;
+    l->last_fail_set = set;
+    return MEM_L1_FAIL;
+}
+
+/* Valid line `old` left the tags: count it, report it in *ev with its
+   owner, and queue its write-back if dirty (the queue keeps room for
+   these beyond miss_queue, so this never fails). */
+static void l1_evicted(mem_l1 *l, const mem_cache_line *old, mem_l1_evict *ev)
+{
+    uint64_t addr = old->tag * l->tags.line_bytes;
+    l->st.evictions++;
+    *ev = (mem_l1_evict){ .valid = true, .line = addr, .owner = old->owner };
+    if (old->dirty) {
+        l->st.writebacks++;
+        l1_push(l, MEM_WRITE, addr, l->tags.line_bytes, 0, old->owner);
+    }
+}
+
 /* A read (or write-allocate store) that missed in the tags. */
-static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token)
+static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token,
+                        mem_l1_evict *ev)
 {
     int i = mem_mshr_find(&l->mshr, line);
     if (i >= 0) {
-        if (!mem_mshr_can_merge(&l->mshr, i)) { l->st.reservation_fails++; return MEM_L1_FAIL; }
+        /* the line's way (allocate = miss) was reserved by the first miss */
+        if (!mem_mshr_can_merge(&l->mshr, i)) return l1_fail(l, false);
         mem_mshr_add(&l->mshr, i, token);
         l->st.accesses++;
         l->st.misses++;
         l->st.merges++;
         return MEM_L1_MERGED;
     }
-    if (mem_mshr_full(&l->mshr) || !l1_queue_room(l)) {
-        l->st.reservation_fails++;
-        return MEM_L1_FAIL;
-    }
+    bool reserve = l->cfg.allocate == GPU_L1_ALLOC_MISS && l->cfg.enabled;
+    int64_t way = reserve ? mem_cache_victim(&l->tags, line) : -1;
+    if (reserve && way < 0) return l1_fail(l, true);
+    if (mem_mshr_full(&l->mshr) || !l1_queue_room(l)) return l1_fail(l, false);
+    mem_cache_line old;
+    if (reserve && mem_cache_reserve(&l->tags, way, line, warp, &old)) l1_evicted(l, &old, ev);
     i = mem_mshr_alloc(&l->mshr, line);
     mem_mshr_add(&l->mshr, i, token);
     l1_push(l, MEM_READ, line, l->tags.line_bytes, (uint32_t)i, warp);
@@ -102,11 +153,13 @@ static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token)
     return MEM_L1_MISS;
 }
 
-int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token)
+int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token,
+                  mem_l1_evict *ev)
 {
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
+    ev->valid = false;
     if (kind == MEM_ATOMIC) {
-        if (!l1_queue_room(l)) { l->st.reservation_fails++; return MEM_L1_FAIL; }
+        if (!l1_queue_room(l)) return l1_fail(l, false);
         mem_cache_invalidate(&l->tags, addr);
         l1_push(l, MEM_ATOMIC, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, token, warp);
         return MEM_L1_SENT;
@@ -119,7 +172,7 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
             l->st.hits++;
             return MEM_L1_HIT;
         }
-        return l1_read_miss(l, line, warp, token);
+        return l1_read_miss(l, line, warp, token, ev);
     }
     /* store */
     if (l->cfg.write_back && l->cfg.enabled) {
@@ -130,18 +183,27 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
             l->st.hits++;
             return MEM_L1_HIT;
         }
-        return l1_read_miss(l, line, warp, MEM_L1_NO_TOKEN);
+        return l1_read_miss(l, line, warp, MEM_L1_NO_TOKEN, ev);
     }
-    if (!l1_queue_room(l)) { l->st.reservation_fails++; return MEM_L1_FAIL; }
+    if (!l1_queue_room(l)) return l1_fail(l, false);
     l->st.accesses++;
     if (hit >= 0) {
-        mem_cache_touch(&l->tags, hit, warp);
+        /* write-evict: the written line is dropped, not refreshed (not an
+           eviction: no victim is reported) */
+        if (l->cfg.write_evict) l->tags.lines[hit].valid = false;
+        else mem_cache_touch(&l->tags, hit, warp);
         l->st.hits++;
     } else {
         l->st.misses++;
     }
     l1_push(l, MEM_WRITE, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, 0, warp);
     return MEM_L1_SENT;
+}
+
+void mem_l1_repeat_fail(mem_l1 *l, uint64_t n)
+{
+    l->st.reservation_fails += n;
+    if (l->last_fail_set) l->st.reservation_fails_set += n;
 }
 
 bool mem_l1_tick(mem_l1 *l, const mem_port *port, uint64_t cycle)
@@ -171,17 +233,13 @@ uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evi
     if (!l->cfg.enabled) return k;
     int64_t idx;
     mem_cache_line old;
-    if (mem_cache_fill(&l->tags, rep->addr, rep->warp, &idx, &old)) {
-        l->st.evictions++;
-        *ev = (mem_l1_evict){ .valid = true, .line = old.tag * l->tags.line_bytes,
-                              .owner = old.owner };
-        if (old.dirty) {
-            l->st.writebacks++;
-            l1_push(l, MEM_WRITE, old.tag * l->tags.line_bytes, l->tags.line_bytes, 0,
-                    old.owner);
-        }
+    if (l->cfg.allocate == GPU_L1_ALLOC_MISS) {
+        /* the way was reserved (and its line evicted) when the miss went out */
+        idx = mem_cache_validate(&l->tags, rep->addr);
+    } else if (mem_cache_fill(&l->tags, rep->addr, rep->warp, &idx, &old)) {
+        l1_evicted(l, &old, ev);
     }
-    if (dirty) l->tags.lines[idx].dirty = true;
+    if (dirty && idx >= 0) l->tags.lines[idx].dirty = true;
     return k;
 }
 

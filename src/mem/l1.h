@@ -6,7 +6,15 @@
 **
 ** A request that needs an MSHR, a merge slot or a miss-queue slot it
 ** cannot get is a *reservation fail*: nothing changes, the caller retries
-** on a later cycle (this back-pressure is what Mascar measures).
+** on a later cycle (this back-pressure is what Mascar measures).  With
+** `allocate = miss` a read miss also needs a way of its set to reserve;
+** when every way is reserved by outstanding misses that is a reservation
+** fail too (counted again in reservation_fails_set).
+**
+** Evictions are reported with the line's owner (`owner = last`: the last
+** warp that touched it; `alloc`: the warp whose miss allocated it): by
+** mem_l1_fill when lines are allocated at fill, by mem_l1_access when the
+** miss reserves a way (`allocate = miss`).
 */
 #ifndef WS_MEM_L1_H
 #define WS_MEM_L1_H
@@ -31,11 +39,11 @@ enum {
 /* token value meaning "nobody waits" (write-back write-allocate stores) */
 #define MEM_L1_NO_TOKEN UINT32_MAX
 
-/* what a fill displaced, for policies (CCWS victim tags) */
+/* what an allocation displaced, for policies (CCWS victim tags) */
 typedef struct mem_l1_evict {
     bool     valid;
     uint64_t line;        /* line address */
-    uint32_t owner;       /* warp slot that touched it last */
+    uint32_t owner;       /* warp slot that owned it (see `owner` above) */
 } mem_l1_evict;
 
 /* `seg_bytes`: size of store/atomic requests sent below (the coalescing
@@ -46,15 +54,23 @@ void mem_l1_free(mem_l1 *l);
 void mem_l1_reset(mem_l1 *l);
 
 /* One transaction of `kind` (MEM_READ/WRITE/ATOMIC) at `addr` for warp
-   slot `warp`; `token` identifies the waiter for MISS/MERGED/atomics. */
-int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token);
+   slot `warp`; `token` identifies the waiter for MISS/MERGED/atomics.  A
+   valid line evicted by this access (allocate = miss) is reported in *ev
+   (ev->valid false otherwise). */
+int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token,
+                  mem_l1_evict *ev);
+
+/* The caller skipped `n` cycles in which its blocked access would have
+   failed again: count them as reservation fails of the last one's kind. */
+void mem_l1_repeat_fail(mem_l1 *l, uint64_t n);
 
 /* Send the miss queue's head through `port` if it accepts; true if sent. */
 bool mem_l1_tick(mem_l1 *l, const mem_port *port, uint64_t cycle);
 
 /* A reply for this cache arrived: free its MSHR / deliver the atomic.
    Writes waiting tokens into `tokens` (room for mshr_merge, at least 1)
-   and returns their count; a displaced valid line is reported in *ev. */
+   and returns their count; a displaced valid line (allocate = fill or
+   streaming) is reported in *ev. */
 uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evict *ev);
 
 /* Saturation signal: MSHRs or miss queue within the configured slack of

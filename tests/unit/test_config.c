@@ -187,6 +187,12 @@ static void test_gpgpusim_file(void **state)
     assert_int_equal(c.l1t.sets, 4);
     assert_int_equal(c.l1t.ways, 24);
     assert_int_equal(c.l1c.line_bytes, 64);
+    /* policy letters: dl1 L:L:m:N:H, tex L:R:m:N, const L:R:f:N */
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
+    assert_int_equal(c.l1t.allocate, GPU_L1_ALLOC_MISS);
+    assert_int_equal(c.l1c.allocate, GPU_L1_ALLOC_FILL);
+    assert_false(c.l1d.write_back || c.l1d.write_evict);
+    assert_non_null(strstr(warn, "-gpgpu_cache:dl1 [L: local write-back"));
     assert_int_equal(c.op[GPU_OPC_INT_DIV].latency, 145);
     assert_int_equal(c.op[GPU_OPC_INT_MUL].latency, 5);
     assert_int_equal(c.op[GPU_OPC_FP64_DIV].interval, 130);
@@ -445,6 +451,80 @@ static void test_cache_string_formats(void **state)
     assert_true(c.l2_mhz == 3.0);
 }
 
+/* The L1 options: choices by name, defaults = the behaviour before them,
+   write-evict only with write-through; GPGPU-Sim's policy letters map to
+   them, letters without a counterpart are named in the one warning, and a
+   letter GPGPU-Sim does not have is an error naming option and letter. */
+static void test_l1_options_and_letters(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char err[512], warn[2048], v[64];
+    gpu_config_defaults(&c);
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_FILL);
+    assert_int_equal(c.l1d.owner, GPU_L1_OWNER_LAST);
+    assert_false(c.l1d.write_evict);
+    assert_int_equal(gpu_config_set(&c, "l1t.allocate", "streaming", err, sizeof err), 0);
+    assert_int_equal(c.l1t.allocate, GPU_L1_ALLOC_STREAMING);
+    assert_int_equal(gpu_config_get(&c, "l1t.allocate", v, sizeof v), 0);
+    assert_string_equal(v, "streaming");
+    assert_int_equal(gpu_config_set(&c, "l1d.owner", "first", err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.owner"));
+    assert_non_null(strstr(err, "last, alloc"));
+    assert_int_equal(gpu_config_set(&c, "l1d.write_evict", "true", err, sizeof err), 0);
+    assert_int_equal(gpu_config_set(&c, "l1d.write_back", "true", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.write_evict"));
+
+    /* letters with a counterpart: applied, no warning */
+    gpu_config_defaults(&c);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_cache:dl1=32:128:4,L:E:m:N,A:32:8,8", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
+    assert_true(c.l1d.write_evict && !c.l1d.write_back);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_cache:dl1=N:32:128:4,L:B:s:F:L,A:32:8,8",
+                                      err, sizeof err), 0);
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_STREAMING);
+    assert_true(c.l1d.write_back && !c.l1d.write_evict);
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_cache:dl1=32:128:4,L:T:f:N,A:32:8,8", err,
+                                      sizeof err), 0);
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_FILL);
+    assert_false(c.l1d.write_back || c.l1d.write_evict);
+    const char *ok[] = { "-gpgpu_cache:dl1=32:128:4,L:R:m:N,A:32:8,8", NULL };
+    assert_int_equal(gpu_config_build(&c, NULL, ok, warn, sizeof warn, err, sizeof err), 0);
+    assert_string_equal(warn, "");
+
+    /* letters without one: applied where possible, named in the warning */
+    const char *part[] = { "-gpgpu_cache:dl1=32:128:4,F:L:m:L:H,A:32:8,8",
+                           "-gpgpu_cache:dl2=64:128:8,L:B:m:W,A:32:4,4", NULL };
+    assert_int_equal(gpu_config_build(&c, NULL, part, warn, sizeof warn, err, sizeof err), 0);
+    assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
+    assert_false(c.l1d.write_back);
+    assert_null(strchr(warn, '\n'));
+    assert_non_null(strstr(warn, "-gpgpu_cache:dl1 [F: "));
+    assert_non_null(strstr(warn, "[L: local write-back"));
+    assert_non_null(strstr(warn, "[L: lazy fetch-on-read"));
+    assert_non_null(strstr(warn, "[H: hashed set index"));
+    assert_non_null(strstr(warn, "-gpgpu_cache:dl2 [m: "));   /* the L2 allocates at fill */
+    assert_true(c.l2.write_back);
+
+    /* letters GPGPU-Sim does not have */
+    static const char *const bad[] = {
+        "-gpgpu_cache:dl1=32:128:4,L:T:x:N,A:32:8,8",  "-gpgpu_cache:dl1=32:128:4,L:Q:m:N",
+        "-gpgpu_cache:dl1=32:128:4,L:T:m:Z",           "-gpgpu_cache:dl1=32:128:4,R:T:m:N",
+        "-gpgpu_cache:dl1=32:128:4,L:T:m:N:Y",         "-gpgpu_cache:dl1=32:128:4,L:T:mm:N",
+    };
+    static const char *const letter[] = { "'x'", "'Q'", "'Z'", "'R'", "'Y'", "'mm'" };
+    for (int i = 0; i < 6; i++) {
+        gpu_config_defaults(&c);
+        assert_int_equal(gpu_config_apply(&c, bad[i], err, sizeof err), -1);
+        assert_non_null(strstr(err, "-gpgpu_cache:dl1"));
+        assert_non_null(strstr(err, letter[i]));
+    }
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_cache:dl1=32:128:4,L:T:m", err, sizeof err), -1);
+    assert_non_null(strstr(err, "rep:write:alloc:write_alloc"));
+}
+
 static void test_build_file_and_errors(void **state)
 {
     (void)state;
@@ -530,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_bad_value_names_bounds),
         cmocka_unit_test(test_gpgpusim_file),
         cmocka_unit_test(test_cache_string_formats),
+        cmocka_unit_test(test_l1_options_and_letters),
         cmocka_unit_test(test_build_file_and_errors),
         cmocka_unit_test(test_dump_has_every_key),
         cmocka_unit_test(test_memsys_defaults),

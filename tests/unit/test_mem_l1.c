@@ -1,7 +1,9 @@
 /*
 ** test_mem_l1.c -- the memory pieces below the LSU on their own: the tag
 ** array's LRU, MSHR merging and limits, the L1's reservation fails,
-** write-through vs write-back, saturation, and the backend's latency,
+** write-through vs write-back, saturation, the allocation policies
+** (allocate on fill / on miss with set-reservation fails / streaming), the
+** owner reported with an eviction, write-evict, and the backend's latency,
 ** bandwidth and bounded queue behind the mem_port interface.
 */
 #include <setjmp.h>
@@ -62,6 +64,13 @@ static void test_mshr_merge_and_limit(void **state)
     mem_mshr_release(&m);
 }
 
+/* mem_l1_access for tests that do not look at evictions */
+static int acc(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token)
+{
+    mem_l1_evict ev;
+    return mem_l1_access(l, kind, addr, warp, token, &ev);
+}
+
 static gpu_cache_config l1cfg(void)
 {
     return (gpu_cache_config){ .sets = 4, .ways = 2, .line_bytes = 128, .enabled = true,
@@ -89,11 +98,11 @@ static void test_l1_miss_merge_fail_fill(void **state)
     mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
     mem_backend *b = mem_backend_new(100, 32, 8);
     mem_port port = mem_backend_port(b);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 0, 1), MEM_L1_MISS);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1004, 1, 2), MEM_L1_MERGED);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1008, 2, 3), MEM_L1_FAIL);   /* merge full */
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 0, 4), MEM_L1_MISS);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x3000, 0, 5), MEM_L1_FAIL);   /* no MSHR */
+    assert_int_equal(acc(l, MEM_READ, 0x1000, 0, 1), MEM_L1_MISS);
+    assert_int_equal(acc(l, MEM_READ, 0x1004, 1, 2), MEM_L1_MERGED);
+    assert_int_equal(acc(l, MEM_READ, 0x1008, 2, 3), MEM_L1_FAIL);   /* merge full */
+    assert_int_equal(acc(l, MEM_READ, 0x2000, 0, 4), MEM_L1_MISS);
+    assert_int_equal(acc(l, MEM_READ, 0x3000, 0, 5), MEM_L1_FAIL);   /* no MSHR */
     assert_true(mem_l1_saturated(l, 0, 0));
     const gpu_cache_stats *st = mem_l1_stats(l);
     assert_int_equal(st->reservation_fails, 2);
@@ -107,7 +116,7 @@ static void test_l1_miss_merge_fail_fill(void **state)
     assert_int_equal(drain(&port, l, 100, tok), 2);    /* 0x1000: both waiters */
     assert_int_equal(tok[0], 1);
     assert_int_equal(tok[1], 2);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1040, 3, 6), MEM_L1_HIT);
+    assert_int_equal(acc(l, MEM_READ, 0x1040, 3, 6), MEM_L1_HIT);
     assert_int_equal(drain(&port, l, 101, tok), 1);
     assert_true(mem_l1_idle(l));
     assert_false(mem_l1_saturated(l, 0, 0));
@@ -121,9 +130,9 @@ static void test_l1_write_policies(void **state)
     gpu_cache_config c = l1cfg();
     mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
     /* write-through, no allocate: stores go below and do not install */
-    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
-    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
-    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_FAIL); /* queue of 2 */
+    assert_int_equal(acc(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
+    assert_int_equal(acc(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_SENT);
+    assert_int_equal(acc(l, MEM_WRITE, 0x1000, 0, 0), MEM_L1_FAIL); /* queue of 2 */
     assert_int_equal(mem_l1_queue_len(l), 2);
     assert_int_equal(mem_l1_stats(l)->misses, 2);
     mem_l1_free(l);
@@ -134,12 +143,12 @@ static void test_l1_write_policies(void **state)
     l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
     mem_backend *b = mem_backend_new(10, 128, 8);
     mem_port port = mem_backend_port(b);
-    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1000, 7, 0), MEM_L1_MISS);
+    assert_int_equal(acc(l, MEM_WRITE, 0x1000, 7, 0), MEM_L1_MISS);
     assert_true(mem_l1_tick(l, &port, 0));
     uint32_t tok[8];
     assert_int_equal(drain(&port, l, 10, tok), 0);     /* nobody waits on a store */
-    assert_int_equal(mem_l1_access(l, MEM_WRITE, 0x1010, 7, 0), MEM_L1_HIT);
-    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 8, 5), MEM_L1_MISS);
+    assert_int_equal(acc(l, MEM_WRITE, 0x1010, 7, 0), MEM_L1_HIT);
+    assert_int_equal(acc(l, MEM_READ, 0x2000, 8, 5), MEM_L1_MISS);
     assert_true(mem_l1_tick(l, &port, 11));
     assert_int_equal(drain(&port, l, 21, tok), 1);
     assert_int_equal(mem_l1_stats(l)->evictions, 1);
@@ -147,6 +156,176 @@ static void test_l1_write_policies(void **state)
     assert_int_equal(mem_l1_queue_len(l), 1);           /* the write-back */
     mem_l1_free(l);
     mem_backend_free(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation policies, owners, write-evict                            */
+/* ------------------------------------------------------------------ */
+
+/* One set of `ways` ways: every line maps to it. */
+static gpu_cache_config one_set(uint32_t ways, uint32_t alloc)
+{
+    gpu_cache_config c = l1cfg();
+    c.sets = 1;
+    c.ways = ways;
+    c.mshr_entries = 8;
+    c.mshr_merge = 4;
+    c.miss_queue = 8;
+    c.allocate = alloc;
+    return c;
+}
+
+/* Send everything queued at `cycle` and deliver the replies due by
+   `cycle + 10` (the backend's latency below); evictions reported by the
+   fills are counted in *nev. */
+static uint32_t round_trip(mem_port *port, mem_l1 *l, uint64_t cycle, uint32_t *nev)
+{
+    mem_req r;
+    uint32_t n = 0, buf[8];
+    while (mem_l1_tick(l, port, cycle)) {}
+    while (port->recv(port->impl, cycle + 10, &r)) {
+        mem_l1_evict ev;
+        n += mem_l1_fill(l, &r, buf, &ev);
+        *nev += ev.valid;
+    }
+    return n;
+}
+
+/* allocate = miss: W+1 distinct lines missing back to back in a W-way set
+   with no fill between: the first W reserve the ways, the last fails for
+   the set (not for MSHRs: 8 of them); one fill frees a way to evict. */
+static void test_l1_alloc_miss_set_reservation(void **state)
+{
+    (void)state;
+    gpu_cache_config c = one_set(2, GPU_L1_ALLOC_MISS);
+    mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    mem_backend *b = mem_backend_new(10, 128, 8);
+    mem_port port = mem_backend_port(b);
+    mem_l1_evict ev;
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 0, 1, &ev), MEM_L1_MISS);
+    assert_false(ev.valid);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 1, 2, &ev), MEM_L1_MISS);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2040, 2, 3, &ev), MEM_L1_MERGED); /* no way */
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x3000, 2, 4, &ev), MEM_L1_FAIL);
+    const gpu_cache_stats *st = mem_l1_stats(l);
+    assert_int_equal(st->reservation_fails, 1);
+    assert_int_equal(st->reservation_fails_set, 1);
+    assert_int_equal(mem_l1_mshr_used(l), 2);
+    /* skipped retries count as the same kind of fail */
+    mem_l1_repeat_fail(l, 3);
+    assert_int_equal(st->reservation_fails, 4);
+    assert_int_equal(st->reservation_fails_set, 4);
+    /* the fills validate the reserved ways and evict nothing */
+    uint32_t nev = 0;
+    assert_int_equal(round_trip(&port, l, 0, &nev), 3);
+    assert_int_equal(nev, 0);
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 3, 5, &ev), MEM_L1_HIT); /* 0x1000 LRU */
+    /* the retry succeeds and evicts the least recently used line at once */
+    assert_int_equal(mem_l1_access(l, MEM_READ, 0x3000, 2, 4, &ev), MEM_L1_MISS);
+    assert_true(ev.valid);
+    assert_int_equal(ev.line, 0x1000);
+    assert_int_equal(ev.owner, 0);
+    assert_int_equal(st->evictions, 1);
+    assert_true(mem_l1_access(l, MEM_READ, 0x1000, 0, 6, &ev) == MEM_L1_MISS && ev.valid);
+    assert_int_equal(ev.line, 0x2000);
+    assert_int_equal(st->reservation_fails, 4);
+    mem_l1_free(l);
+    mem_backend_free(b);
+}
+
+/* allocate = fill (the default) and streaming: the same sequence never
+   fails for the set, and the victim leaves when the fill returns. */
+static void test_l1_alloc_fill_and_streaming(void **state)
+{
+    (void)state;
+    for (uint32_t alloc = GPU_L1_ALLOC_FILL; alloc <= GPU_L1_ALLOC_STREAMING;
+         alloc += GPU_L1_ALLOC_STREAMING - GPU_L1_ALLOC_FILL) {
+        gpu_cache_config c = one_set(2, alloc);
+        c.mshr_entries = 1;     /* streaming: raised to one per line (2) */
+        mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+        mem_backend *b = mem_backend_new(10, 128, 8);
+        mem_port port = mem_backend_port(b);
+        mem_l1_evict ev;
+        uint32_t nev = 0;
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 0, 1, &ev), MEM_L1_MISS);
+        int second = mem_l1_access(l, MEM_READ, 0x2000, 1, 2, &ev);
+        assert_int_equal(second, alloc == GPU_L1_ALLOC_STREAMING ? MEM_L1_MISS : MEM_L1_FAIL);
+        assert_int_equal(mem_l1_stats(l)->reservation_fails_set, 0);
+        round_trip(&port, l, 0, &nev);
+        if (second == MEM_L1_FAIL) {
+            assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 1, 2, &ev), MEM_L1_MISS);
+            round_trip(&port, l, 20, &nev);
+        }
+        /* both ways valid now */
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x3000, 2, 3, &ev), MEM_L1_MISS);
+        assert_false(ev.valid);                     /* not at the access ... */
+        assert_int_equal(nev, 0);
+        round_trip(&port, l, 40, &nev);
+        assert_int_equal(nev, 1);                   /* ... but at the fill */
+        assert_int_equal(mem_l1_stats(l)->evictions, 1);
+        assert_int_equal(mem_l1_stats(l)->reservation_fails_set, 0);
+        mem_l1_free(l);
+        mem_backend_free(b);
+    }
+}
+
+/* owner = last names the last warp that touched the evicted line, owner =
+   alloc the warp whose miss brought it in; under both allocation modes. */
+static void test_l1_owner_alloc_vs_last(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        uint32_t alloc = k & 1 ? GPU_L1_ALLOC_MISS : GPU_L1_ALLOC_FILL;
+        uint32_t owner = k & 2 ? GPU_L1_OWNER_ALLOC : GPU_L1_OWNER_LAST;
+        gpu_cache_config c = one_set(1, alloc);
+        c.owner = owner;
+        mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+        mem_backend *b = mem_backend_new(10, 128, 8);
+        mem_port port = mem_backend_port(b);
+        mem_l1_evict ev = { .valid = false };
+        uint32_t nev = 0;
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 5, 1, &ev), MEM_L1_MISS);
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 6, 2, &ev), MEM_L1_MERGED);
+        round_trip(&port, l, 0, &nev);
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x1000, 7, 3, &ev), MEM_L1_HIT);
+        assert_int_equal(mem_l1_access(l, MEM_READ, 0x2000, 8, 4, &ev), MEM_L1_MISS);
+        if (alloc == GPU_L1_ALLOC_FILL) {
+            assert_false(ev.valid);
+            mem_req r;
+            uint32_t buf[8];
+            while (mem_l1_tick(l, &port, 20)) {}
+            assert_true(port.recv(port.impl, 30, &r));
+            mem_l1_fill(l, &r, buf, &ev);
+        }
+        assert_true(ev.valid);
+        assert_int_equal(ev.line, 0x1000);
+        assert_int_equal(ev.owner, owner == GPU_L1_OWNER_ALLOC ? 5 : 7);
+        mem_l1_free(l);
+        mem_backend_free(b);
+    }
+}
+
+/* write_evict: a write-through store hit drops the line (the next read
+   misses); without it the line stays. */
+static void test_l1_write_evict(void **state)
+{
+    (void)state;
+    for (int evict = 0; evict < 2; evict++) {
+        gpu_cache_config c = l1cfg();
+        c.write_evict = evict;
+        mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+        mem_backend *b = mem_backend_new(10, 128, 8);
+        mem_port port = mem_backend_port(b);
+        uint32_t nev = 0;
+        assert_int_equal(acc(l, MEM_READ, 0x1000, 0, 1), MEM_L1_MISS);
+        round_trip(&port, l, 0, &nev);
+        assert_int_equal(acc(l, MEM_WRITE, 0x1008, 0, 0), MEM_L1_SENT);
+        assert_int_equal(mem_l1_stats(l)->hits, 1);            /* the store hit */
+        assert_int_equal(acc(l, MEM_READ, 0x1000, 0, 2), evict ? MEM_L1_MISS : MEM_L1_HIT);
+        assert_int_equal(mem_l1_stats(l)->evictions, 0);       /* not an eviction */
+        mem_l1_free(l);
+        mem_backend_free(b);
+    }
 }
 
 static void test_backend_latency_bandwidth_queue(void **state)
@@ -191,6 +370,10 @@ int main(void)
         cmocka_unit_test(test_mshr_merge_and_limit),
         cmocka_unit_test(test_l1_miss_merge_fail_fill),
         cmocka_unit_test(test_l1_write_policies),
+        cmocka_unit_test(test_l1_alloc_miss_set_reservation),
+        cmocka_unit_test(test_l1_alloc_fill_and_streaming),
+        cmocka_unit_test(test_l1_owner_alloc_vs_last),
+        cmocka_unit_test(test_l1_write_evict),
         cmocka_unit_test(test_backend_latency_bandwidth_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

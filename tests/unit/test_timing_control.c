@@ -150,9 +150,11 @@ static const ws_warp_sched_ops ev_sched = {
     .on_event = ev_on_event, .on_issue = ev_on_issue, .may_issue = ev_may_issue,
 };
 
-static void test_policy_hooks(void **state)
+/* The hooks on a streaming kernel, with the L1D allocating at fill (the
+   default) or on miss: either way every eviction reaches the policy (on
+   miss from the LSU's access, at fill from the reply). */
+static void policy_hooks(uint32_t alloc)
 {
-    (void)state;
     /* a streaming kernel over more lines than the L1 holds: misses, evictions */
     char ptx[1024];
     snprintf(ptx, sizeof ptx, "%s.visible .entry stream(.param .u64 p)\n{\n"
@@ -168,6 +170,8 @@ static void test_policy_hooks(void **state)
     cfg.l1d.sets = 4;
     cfg.l1d.ways = 2;
     cfg.l1d.mshr_entries = 6;      /* small enough to saturate */
+    cfg.l1d.allocate = alloc;
+    cfg.l1d.owner = alloc == GPU_L1_ALLOC_MISS ? GPU_L1_OWNER_ALLOC : GPU_L1_OWNER_LAST;
     uint32_t n = 64 * 256, warps = n / 32;
     th_buf buf = { n * 4, NULL, NULL, 0 };
     th_run *r = calloc(1, sizeof *r);
@@ -202,6 +206,8 @@ static void test_policy_hooks(void **state)
     assert_int_equal(counts.n[WS_EV_L1_EVICT], r->st.l1d.evictions);
     assert_true(counts.n[WS_EV_MEM_SATURATED] >= 2);
     assert_true(counts.n[WS_EV_LSU_STALL] > 0);
+    assert_true(r->st.l1d.reservation_fails_set <= r->st.l1d.reservation_fails);
+    if (alloc == GPU_L1_ALLOC_FILL) assert_int_equal(r->st.l1d.reservation_fails_set, 0);
     free(r);
 }
 
@@ -245,6 +251,19 @@ static void test_events_skip_exact(void **state)
     assert_int_equal(counts[0].issues, counts[1].issues);
 }
 
+static void test_policy_hooks(void **state)
+{
+    (void)state;
+    policy_hooks(GPU_L1_ALLOC_FILL);
+}
+
+static void test_policy_hooks_alloc_miss(void **state)
+{
+    (void)state;
+    policy_hooks(GPU_L1_ALLOC_MISS);
+}
+
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +273,7 @@ int main(void)
         cmocka_unit_test(test_fault_reported),
         cmocka_unit_test(test_policy_hooks),
         cmocka_unit_test(test_events_skip_exact),
+        cmocka_unit_test(test_policy_hooks_alloc_miss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
