@@ -242,6 +242,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
     if (cs == sm->nctas) return -1;
     core_cta *cta = &sm->ctas[cs];
     if (emu_cta_init(&cta->ecta, sm->launch, linear)) return -1;
+    cta->ecta.smid = sm->id;      /* %smid names the SM the placement chose */
     cta->live = true;
     cta->warps_left = cta->ecta.nwarps;
     sm->live_ctas++;

@@ -16,6 +16,7 @@ int emu_cta_init(emu_cta *cta, emu_launch *l, uint32_t linear)
     memset(cta, 0, sizeof *cta);
     uint32_t gx = l->grid[0], gy = l->grid[1];
     cta->linear = linear;
+    cta->smid = l->smid_count ? linear % l->smid_count : 0;
     cta->ctaid[0] = linear % gx;
     cta->ctaid[1] = linear / gx % gy;
     cta->ctaid[2] = (uint32_t)((uint64_t)linear / ((uint64_t)gx * gy));

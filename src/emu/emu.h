@@ -186,6 +186,8 @@ struct emu_warp {
 struct emu_cta {
     uint32_t ctaid[3];
     uint32_t linear;      /* linear CTA index in the grid */
+    uint32_t smid;        /* %smid: the SM it runs on (the timing model
+                             sets it; functionally linear % smid_count) */
     uint8_t *shared;      /* launch->shared_bytes */
     uint32_t nwarps;
     emu_warp *warps;

@@ -73,7 +73,7 @@ static void special(const emu_warp *w, const ptx_operand *o, uint64_t v[EMU_WARP
     case PTX_SREG_WARPID: fill(v, w->wid); return;
     case PTX_SREG_NWARPID: fill(v, 64); return;
     case PTX_SREG_SMID:
-        fill(v, L->smid_count ? w->cta->linear % L->smid_count : 0);
+        fill(v, w->cta->smid);
         return;
     case PTX_SREG_NSMID: fill(v, L->smid_count); return;
     case PTX_SREG_GRIDID: fill(v, 1); return;

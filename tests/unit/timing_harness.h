@@ -90,6 +90,9 @@ typedef struct th_run {
     char err[8192];
     emu_launch l;
     const ws_param_values *wsp;   /* scheduler parameters, NULL = defaults */
+    const ws_cta_map_ops *cta_map;/* CTA placement, NULL = built-in round robin */
+    ws_param_values cta_params;   /* its parameters */
+    uint32_t grid_y;              /* CTAs in y (0 = 1) */
 } th_run;
 
 /*
@@ -135,7 +138,7 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     memset(l, 0, sizeof *l);
     l->mod = m;
     l->func = (uint32_t)f;
-    l->grid[0] = grid; l->grid[1] = l->grid[2] = 1;
+    l->grid[0] = grid; l->grid[1] = r->grid_y ? r->grid_y : 1; l->grid[2] = 1;
     l->block[0] = block; l->block[1] = l->block[2] = 1;
     l->shared_bytes = fn->shared_size;
     l->dyn_shared_off = fn->shared_size;
@@ -146,7 +149,9 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     l->smid_count = gpu_config_n_sm(cfg);
     l->out = stdout;
     char err[512];
-    ws_resolved_policies rp = { .warp = ws, .dram = ws_find_dram_sched("frfcfs") };
+    ws_resolved_policies rp = { .warp = ws, .cta_map = r->cta_map,
+                                .dram = ws_find_dram_sched("frfcfs") };
+    rp.params[WS_KIND_CTA_MAP] = r->cta_params;
     if (r->wsp) rp.params[WS_KIND_WARP] = *r->wsp;
     else ws_params_defaults(ws ? ws->params : NULL, &rp.params[WS_KIND_WARP]);
     gpu *g = gpu_new_with(cfg, &rp, err, sizeof err);
