@@ -57,6 +57,13 @@ typedef struct ws_options {
     const char *report_json;    /* at ws_ctx_destroy: JSON timing report file */
     const char *timeseries;     /* at ws_ctx_destroy: time series file (name
                                    ending .json: JSON array, else CSV) */
+    /* appended: policy plug-ins */
+    const char *plugins;        /* colon-separated paths of policy plug-ins
+                                   (shared objects built against
+                                   warpsim_policy.h) whose policies the
+                                   configuration may name; NULL or "" = none.
+                                   A plug-in that cannot be loaded fails
+                                   ws_ctx_create2 (WS_ERR_INVALID) */
 } ws_options;
 
 /* Per-launch and cumulative counters. */
@@ -141,6 +148,14 @@ ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t
    Warnings (GPGPU-Sim options not used) go to `warn`, "" if none. */
 ws_status ws_config_check(const char *config, const char *const *settings, char *warn,
                           size_t warnlen, char *err, size_t errlen);
+/* Check what ws_ctx_create2 would refuse in `opts` without creating a
+   context: its plug-ins (opts->plugins) and, with opts->timing, the timing
+   configuration with those plug-ins' policies.  WS_OK, or WS_ERR_INVALID
+   with `err` (naming the plug-in file, or the key).  With timing, the
+   machine's SM count and core clock go to *num_sms and *core_mhz (either
+   may be NULL), warnings to `warn` ("" if none). */
+ws_status ws_options_check(const ws_options *opts, uint32_t *num_sms, double *core_mhz,
+                           char *warn, size_t warnlen, char *err, size_t errlen);
 /* Warnings from building the context's configuration, "" if none. */
 const char *ws_config_warnings(const ws_ctx *ctx);
 /* The simulated machine a timing configuration describes: its SM count

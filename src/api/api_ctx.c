@@ -3,6 +3,7 @@
 ** the public host API (warpsim.h).
 */
 #include "api_internal.h"
+#include "policy/policy.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,20 +47,22 @@ ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t
     /* the caller's strings need not outlive this call */
     ctx->opts.config = NULL;
     ctx->opts.settings = NULL;
-    ctx->opts.report_json = ctx->opts.timeseries = NULL;
+    ctx->opts.report_json = ctx->opts.timeseries = ctx->opts.plugins = NULL;
     ctx->mem = emu_mem_new();
     if (!ctx->mem) {
         free(ctx);
         goto nomem;
     }
-    if (opts && opts->timing) {
-        char e[1024] = "";
-        ws_status st = ws__timing_init(ctx, opts, e, sizeof e);
-        if (st != WS_OK) {
-            if (err && errlen) snprintf(err, errlen, "%s", e);
-            ws_ctx_destroy(ctx);
-            return st;
-        }
+    char e[1024] = "";
+    ws_status st = WS_OK;
+    /* plug-ins are loaded even without timing: a bad one is refused the
+       same way in every mode, before anything runs */
+    if (opts && opts->plugins) st = ws__registry_open(opts->plugins, &ctx->registry, e, sizeof e);
+    if (st == WS_OK && opts && opts->timing) st = ws__timing_init(ctx, opts, e, sizeof e);
+    if (st != WS_OK) {
+        if (err && errlen) snprintf(err, errlen, "%s", e);
+        ws_ctx_destroy(ctx);
+        return st;
     }
     *out = ctx;
     return WS_OK;
@@ -83,6 +86,8 @@ void ws_ctx_destroy(ws_ctx *ctx)
     free(ctx->mods);
     free(ctx->cmem);
     emu_mem_free(ctx->mem);
+    /* last: the plug-ins' code ran in the policy instances freed above */
+    ws_registry_free(ctx->registry);
     free(ctx);
 }
 

@@ -57,6 +57,9 @@ struct ws_ctx {
     uint32_t nkstats, cap_kstats;
     char *report_json, *timeseries;  /* copies of the options' paths */
     char warn[2048];
+    /* the policies cfg names resolve in, when plug-ins were given (NULL =
+       built-ins); freed last, after every policy instance of gpu */
+    struct ws_registry *registry;
 };
 
 /* Record `fmt` as the last error and return `st`. */
@@ -66,9 +69,18 @@ ws_status ws__error(ws_ctx *ctx, ws_status st, const char *fmt, ...)
 /* 1 if [addr, addr+n) lies in the constant bank window of `ctx`. */
 bool ws__in_const(const ws_ctx *ctx, uint64_t addr, uint64_t n);
 
+/* ---- policy plug-ins (api_plugin.c) ---- */
+
+/* A registry with the plug-ins of the colon-separated list `plugins`
+   loaded, into *out; NULL (built-ins only) when the list names none.
+   WS_OK, or WS_ERR_INVALID / WS_ERR_NOMEM with a message naming the file. */
+ws_status ws__registry_open(const char *plugins, struct ws_registry **out, char *err,
+                            size_t errlen);
+
 /* ---- timing model glue (api_timing.c) ---- */
 
-/* Build and check the configuration, create the GPU. 0 or -1 with err. */
+/* Build and check the configuration (policy names in ctx->registry),
+   create the GPU. 0 or -1 with err. */
 ws_status ws__timing_init(ws_ctx *ctx, const ws_options *opts, char *err, size_t errlen);
 /* Write the reports the options asked for and free the timing state. */
 void ws__timing_fini(ws_ctx *ctx);

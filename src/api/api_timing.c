@@ -25,8 +25,8 @@ static char *dup_or_null(const char *s)
 ws_status ws__timing_init(ws_ctx *ctx, const ws_options *opts, char *err, size_t errlen)
 {
     char e[1024];
-    if (gpu_config_build(&ctx->cfg, opts->config, opts->settings, ctx->warn, sizeof ctx->warn,
-                         e, sizeof e)) {
+    if (gpu_config_build_in(&ctx->cfg, ctx->registry, opts->config, opts->settings, ctx->warn,
+                            sizeof ctx->warn, e, sizeof e)) {
         snprintf(err, errlen, "timing configuration: %s", e);
         return WS_ERR_INVALID;
     }

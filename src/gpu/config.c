@@ -712,6 +712,13 @@ int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t war
 int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
                      char *warn, size_t warnlen, char *err, size_t errlen)
 {
+    return gpu_config_build_in(c, NULL, config, settings, warn, warnlen, err, errlen);
+}
+
+int gpu_config_build_in(gpu_config *c, const struct ws_registry *registry, const char *config,
+                        const char *const *settings, char *warn, size_t warnlen, char *err,
+                        size_t errlen)
+{
     if (warn && warnlen) warn[0] = '\0';
     gpu_config_defaults(c);
     if (config && *config) {
@@ -737,6 +744,8 @@ int gpu_config_build(gpu_config *c, const char *config, const char *const *setti
         snprintf(warn + n, warnlen - n, "%sGPGPU-Sim letters without a counterpart: %s",
                  n ? "; " : "", notes);
     }
+    /* set last: the defaults and a preset start from a cleared struct */
+    c->registry = registry;
     return gpu_config_check(c, err, errlen);
 }
 

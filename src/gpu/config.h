@@ -204,6 +204,12 @@ extern const char *const gpu_preset_names[];
    ("" when none).  0 / -1 with a message. */
 int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
                      char *warn, size_t warnlen, char *err, size_t errlen);
+/* The same, with policy names resolved in `registry` (built-ins plus
+   loaded plug-ins; NULL = built-ins only), which c->registry then points
+   to: it must outlive `c` and anything built from it. */
+int gpu_config_build_in(gpu_config *c, const struct ws_registry *registry, const char *config,
+                        const char *const *settings, char *warn, size_t warnlen, char *err,
+                        size_t errlen);
 /* Apply one "key=value" (or "-gpgpusim_option=value") setting.  Letters
    of a GPGPU-Sim cache string without a counterpart are accepted here;
    gpu_config_build and config files name them in their warning. */
