@@ -51,13 +51,22 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
         return -1;
     }
     close(fd);
-    char *opts[2 * BENCH_TIMING_MAX_SETS + 8];
+    char *opts[2 * BENCH_TIMING_MAX_SETS + 2 * BENCH_TIMING_MAX_PLUGINS + 8];
+    char plugins[sizeof q->plugins];
     int n = 0;
     opts[n++] = "--config";
     opts[n++] = (char *)(q->config ? q->config : "gtx480");
     for (int i = 0; i < q->nsets && i < BENCH_TIMING_MAX_SETS; i++) {
         opts[n++] = "--set";
         opts[n++] = (char *)q->sets[i];
+    }
+    /* one --plugin per file: the list split in a copy */
+    snprintf(plugins, sizeof plugins, "%s", q->plugins);
+    int np = 0;
+    for (char *save = NULL, *p = strtok_r(plugins, ":", &save);
+         p && np < BENCH_TIMING_MAX_PLUGINS; p = strtok_r(NULL, ":", &save), np++) {
+        opts[n++] = "--plugin";
+        opts[n++] = p;
     }
     opts[n++] = "--stats-json";
     opts[n++] = json;
@@ -86,7 +95,15 @@ int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char 
     else if (strcmp(name, "bench-dir") == 0) *bench_dir = value;
     else if (strcmp(name, "bin-dir") == 0) q->bin_dir = value;
     else if (strcmp(name, "rebuild") == 0) q->rebuild = true;
-    else if (strcmp(name, "set") == 0) {
+    else if (strcmp(name, "plugin") == 0) {
+        size_t n = 0;
+        for (const char *p = q->plugins; *p; p++) n += *p == ':';
+        if (q->plugins[0] && n + 1 >= BENCH_TIMING_MAX_PLUGINS) {
+            cli_error(q->cmd, "too many --plugin (at most %d)", BENCH_TIMING_MAX_PLUGINS);
+            return -1;
+        }
+        if (!cli_plugin_add(q->cmd, q->plugins, sizeof q->plugins, value)) return -1;
+    } else if (strcmp(name, "set") == 0) {
         if (q->nsets >= max_sets) {
             cli_error(q->cmd, "too many --set (at most %d)", max_sets);
             return -1;
@@ -110,7 +127,9 @@ int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char 
 {
     char warn[2048], err[2048];
     q->sets[q->nsets] = NULL;
-    if (ws_config_check(q->config, q->sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
+    ws_options o = { .timing = 1, .config = q->config, .settings = q->sets,
+                     .plugins = q->plugins };
+    if (ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err) != WS_OK) {
         cli_error(q->cmd, "%s", err);
         return CLI_EXIT_USAGE;
     }

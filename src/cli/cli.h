@@ -70,6 +70,22 @@ bool cli_parse_f64(const char *s, double *out);
 /* "X", "X,Y" or "X,Y,Z", each 1..2^31-1; missing components are 1. */
 bool cli_parse_dim3(const char *s, ws_dim3 *out);
 
+/* ------------------------------------------------------------------ */
+/* Policy plug-ins (cli_plugin.c)                                      */
+/* ------------------------------------------------------------------ */
+
+/* Room for the colon-separated plug-in list of one command. */
+#define CLI_PLUGINS_MAX 4096
+/* Append `path` (one --plugin FILE), made absolute, to the colon-separated
+   list in `list` (`len` bytes, "" = none yet). false after a message when
+   it contains ':' or the list is full (a usage error). */
+bool cli_plugin_add(const char *cmd, char *list, size_t len, const char *path);
+/* A registry (policy/policy.h) of the built-ins plus the plug-ins of
+   `list`; NULL after a message naming the file that could not be loaded
+   (a usage error). Free it with ws_registry_free. */
+struct ws_registry;
+struct ws_registry *cli_registry_open(const char *cmd, const char *list);
+
 /* Text of a bundled PTX file by name ("bfs.ptx"), or NULL. */
 const char *cli_bundled_ptx(const char *name);
 

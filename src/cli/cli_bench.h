@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "cli.h"
 
 #define BENCH_MAX_KERNELS 16
 #define BENCH_MAX_CLASSES 8
@@ -91,6 +92,7 @@ int bench_run_program(const bench_entry *e, const char *bin, int size, const cha
 /* ------------------------------------------------------------------ */
 
 #define BENCH_TIMING_MAX_SETS 16
+#define BENCH_TIMING_MAX_PLUGINS 16
 
 typedef struct bench_timing_req {
     const char *cmd;          /* command name for messages */
@@ -100,6 +102,7 @@ typedef struct bench_timing_req {
     int size;                 /* BENCH_TINY, ... */
     const char *bin_dir;      /* NULL = the build's bench-bin */
     bool rebuild;
+    char plugins[CLI_PLUGINS_MAX];   /* --plugin files, ':'-separated, "" = none */
 } bench_timing_req;
 
 typedef struct bench_timing {
@@ -112,12 +115,12 @@ typedef struct bench_timing {
 int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
                      const bench_entry *e, bench_timing *t);
 /* Take one of the options every command that runs benchmarks on the timing
-   model shares: --config --set --size --rebuild --bin-dir, and --bench-dir
+   model shares: --config --set --size --rebuild --bin-dir --plugin, and --bench-dir
    into *bench_dir.  At most `max_sets` --set. 1 = taken, 0 = not one of
    them, -1 = bad value (message printed). */
 int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
                         const char *value, int max_sets, bool allow_default_size);
-/* Check q's configuration, load the manifest into *m and resolve `names`
+/* Check q's configuration and plug-ins, load the manifest into *m and resolve `names`
    (none given: `defaults`, or every benchmark when defaults is NULL) into
    list[0..*n). -1 when ready (free m afterwards), else the exit status. */
 int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,

@@ -7,6 +7,7 @@
 */
 #include "cli.h"
 #include "cli_bench.h"
+#include "policy/policy.h"
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ static const char bench_usage[] =
     "                options: --stats-json FILE --per-kernel --quiet --arch sm_XX --sms N\n"
     "                --clock-mhz N --stack BYTES --lib-dir DIR, and for the timing\n"
     "                model --timing --config PRESET|FILE --set KEY=VALUE --timing-report\n"
-    "                FILE --timeseries FILE (see warpsim exec --help)\n"
+    "                FILE --timeseries FILE --plugin FILE.so (see warpsim exec --help)\n"
     "  characterize  run each named benchmark (default: all) at the size (default\n"
     "                small) and print per benchmark and kernel: warp instructions,\n"
     "                memory instructions, instructions per memory instruction,\n"
@@ -57,7 +58,7 @@ static const cli_opt bench_opts[] = {
     {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
     {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
     {"timing", false}, {"config", true}, {"set", true}, {"timing-report", true},
-    {"timeseries", true},
+    {"timeseries", true}, {"plugin", true},
     {NULL, false}
 };
 
@@ -73,6 +74,7 @@ typedef struct bench_cli {
     int nexec;
     const char *names[BENCH_MAX_NAMES];
     int nnames;
+    char plugins[CLI_PLUGINS_MAX];          /* --plugin files, ':'-separated */
 } bench_cli;
 
 /* Store one option; false (after a message) on a bad value. */
@@ -93,6 +95,8 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
             return false;
         }
         c->seed = value;
+    } else if (strcmp(name, "plugin") == 0) {
+        return cli_plugin_add(c->cmd, c->plugins, sizeof c->plugins, value);
     } else {
         /* an exec option: checked by warpsim exec itself */
         if (strcmp(name, "stats-json") == 0) { c->stats_json = value; return true; }
@@ -108,6 +112,29 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
         if (value) c->exec_opts[c->nexec++] = (char *)value;
     }
     return true;
+}
+
+/*
+** The --plugin files, loaded once here so that one that cannot be loaded is
+** a usage error before anything is built or run, then passed on to exec as
+** one "--plugin FILE" pair each (split in place: c->plugins stays alive).
+*/
+static int bench_plugins(bench_cli *c)
+{
+    if (!c->plugins[0]) return 0;
+    struct ws_registry *reg = cli_registry_open(c->cmd, c->plugins);
+    if (!reg) return -1;
+    ws_registry_free(reg);
+    for (char *save = NULL, *p = strtok_r(c->plugins, ":", &save); p;
+         p = strtok_r(NULL, ":", &save)) {
+        if (c->nexec + 3 > BENCH_MAX_EXEC_OPTS) {
+            cli_error(c->cmd, "too many exec options");
+            return -1;
+        }
+        c->exec_opts[c->nexec++] = "--plugin";
+        c->exec_opts[c->nexec++] = p;
+    }
+    return 0;
 }
 
 /* Parse argv (argv[0] = "list" | "run" | "characterize"); 0, 1 = --help
@@ -133,7 +160,7 @@ static int bench_parse(bench_cli *c, int argc, char **argv)
             return -1;
         }
     }
-    return 0;
+    return bench_plugins(c);
 }
 
 /* ------------------------------------------------------------------ */

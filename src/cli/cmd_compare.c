@@ -27,7 +27,8 @@ static const char *const cmp_default_names[] = {
 
 static const char cmp_usage[] =
     "usage: warpsim compare [--config NAME|FILE] [--set key=value]...\n"
-    "                       [--schedulers a,b,...] [--size tiny|small|default]\n"
+    "                       [--plugin FILE.so]... [--schedulers a,b,...]\n"
+    "                       [--size tiny|small|default]\n"
     "                       [--json FILE] [--rebuild] [--bench-dir DIR] [--bin-dir DIR]\n"
     "                       [NAME...]\n"
     "  Compare warp schedulers on bundled benchmarks (default: a cross-section\n"
@@ -35,13 +36,18 @@ static const char cmp_usage[] =
     "  Every run must verify (PASS).  Prints, per benchmark and scheduler,\n"
     "  simulated cycles, speedup over the first scheduler listed, and the L1D\n"
     "  hit rate; then the geometric-mean speedup.  --schedulers defaults to\n"
-    "  every registered warp scheduler (see `warpsim policies`).  Programs are\n"
-    "  built with nvcc (CUDA 13) when missing, as by `warpsim bench run`.\n"
-    "  Exit status: 0 all ran and verified, 1 a run failed, 2 usage error.\n";
+    "  every registered warp scheduler (see `warpsim policies`), those of the\n"
+    "  plug-ins included.  --plugin FILE.so (repeatable) loads a policy plug-in\n"
+    "  into every run, so --schedulers may name its warp schedulers.  Programs\n"
+    "  are built with nvcc (CUDA 13) when missing, as by `warpsim bench run`.\n"
+    "  Exit status: 0 all ran and verified, 1 a run failed, 2 usage error (a\n"
+    "  plug-in that cannot be loaded included).\n";
 
 typedef struct cmp_cli {
     bench_timing_req q;
     const char *bench_dir, *json;
+    const char *sched_list;   /* --schedulers, checked once plug-ins are loaded */
+    ws_registry *reg;         /* built-ins + plug-ins; scheds may point into it */
     char scheds_buf[512];
     const char *scheds[CMP_MAX_SCHEDS];
     int nscheds;
@@ -49,15 +55,16 @@ typedef struct cmp_cli {
     int nnames;
 } cmp_cli;
 
-/* Split "a,b,c" into c->scheds; every name must be a registered scheduler. */
+/* Split "a,b,c" into c->scheds; every name must be a warp scheduler of
+   c->reg (a plug-in's included). */
 static int cmp_schedulers(cmp_cli *c, const char *list)
 {
     snprintf(c->scheds_buf, sizeof c->scheds_buf, "%s", list);
     c->nscheds = 0;
     for (char *s = strtok(c->scheds_buf, ","); s; s = strtok(NULL, ",")) {
-        if (!ws_registry_find(NULL, WS_KIND_WARP, s)) {
-            char names[256];
-            ws_registry_names(NULL, WS_KIND_WARP, names, sizeof names);
+        if (!ws_registry_find(c->reg, WS_KIND_WARP, s)) {
+            char names[512];
+            ws_registry_names(c->reg, WS_KIND_WARP, names, sizeof names);
             cli_error("compare", "unknown warp scheduler '%s' (valid: %s)", s, names);
             return -1;
         }
@@ -79,7 +86,7 @@ static int cmp_parse(cmp_cli *c, int argc, char **argv)
     static const cli_opt opts[] = {
         {"help", false}, {"config", true}, {"set", true}, {"size", true}, {"rebuild", false},
         {"schedulers", true}, {"json", true}, {"bench-dir", true}, {"bin-dir", true},
-        {NULL, false}};
+        {"plugin", true}, {NULL, false}};
     cli_iter it;
     const char *name, *v;
     int r;
@@ -93,17 +100,18 @@ static int cmp_parse(cmp_cli *c, int argc, char **argv)
             fputs(cmp_usage, stdout);
             return CLI_EXIT_OK;
         } else if (strcmp(name, "json") == 0) c->json = v;
-        else if (strcmp(name, "schedulers") == 0) {
-            if (cmp_schedulers(c, v)) return CLI_EXIT_USAGE;
-        } else if ((r = bench_timing_option(&c->q, &c->bench_dir, name, v,
+        else if (strcmp(name, "schedulers") == 0) c->sched_list = v;
+        else if ((r = bench_timing_option(&c->q, &c->bench_dir, name, v,
                                             BENCH_TIMING_MAX_SETS - 2, true)) <= 0) {
             /* one --set slot stays for warp_scheduler=..., one for the NULL */
             return CLI_EXIT_USAGE;
         }
     }
+    /* the plug-ins first: --schedulers may name their schedulers */
+    if (!(c->reg = cli_registry_open("compare", c->q.plugins))) return CLI_EXIT_USAGE;
+    if (c->sched_list && cmp_schedulers(c, c->sched_list)) return CLI_EXIT_USAGE;
     const ws_warp_sched_ops *o;
-    bool given = c->nscheds > 0;
-    for (size_t i = 0; !given && (o = ws_registry_nth(NULL, WS_KIND_WARP, i))
+    for (size_t i = 0; !c->sched_list && (o = ws_registry_nth(c->reg, WS_KIND_WARP, i))
                        && c->nscheds < CMP_MAX_SCHEDS; i++)
         c->scheds[c->nscheds++] = o->name;
     return -1;
@@ -196,26 +204,33 @@ static int cmp_write_json(const cmp_cli *c, const bench_entry *const *list, int 
     return fclose(f) == 0 ? 0 : -1;
 }
 
-int cli_cmd_compare(int argc, char **argv)
+/* Prepare, run every benchmark under every scheduler, report. */
+static int cmp_main(cmp_cli *c)
 {
-    cmp_cli c = { .q = { .cmd = "compare", .size = BENCH_TINY } };
-    int rc = cmp_parse(&c, argc, argv);
-    if (rc >= 0) return rc;
     bench_manifest m;
     const bench_entry *list[CMP_MAX_NAMES];
     int n;
-    rc = bench_timing_prepare(&c.q, c.bench_dir, c.names, c.nnames, cmp_default_names, &m,
-                              list, CMP_MAX_NAMES, &n);
+    int rc = bench_timing_prepare(&c->q, c->bench_dir, c->names, c->nnames, cmp_default_names,
+                                  &m, list, CMP_MAX_NAMES, &n);
     if (rc >= 0) return rc;
-    bench_timing *res = calloc((size_t)n * (size_t)c.nscheds + 1, sizeof *res);
+    bench_timing *res = calloc((size_t)n * (size_t)c->nscheds + 1, sizeof *res);
     if (!res) {
         bench_manifest_free(&m);
         return CLI_EXIT_FAIL;
     }
-    int failed = cmp_run_all(&c, &m, list, n, res);
-    cmp_print(&c, list, n, res);
-    if (c.json && cmp_write_json(&c, list, n, res)) failed++;
+    int failed = cmp_run_all(c, &m, list, n, res);
+    cmp_print(c, list, n, res);
+    if (c->json && cmp_write_json(c, list, n, res)) failed++;
     free(res);
     bench_manifest_free(&m);
     return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+int cli_cmd_compare(int argc, char **argv)
+{
+    cmp_cli c = { .q = { .cmd = "compare", .size = BENCH_TINY } };
+    int rc = cmp_parse(&c, argc, argv);
+    if (rc < 0) rc = cmp_main(&c);
+    ws_registry_free(c.reg);   /* last: the scheduler names may live in a plug-in */
+    return rc;
 }

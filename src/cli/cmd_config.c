@@ -92,19 +92,43 @@ int cli_cmd_config(int argc, char **argv)
     return CLI_EXIT_USAGE;
 }
 
+static const char policies_usage[] =
+    "usage: warpsim policies [--plugin FILE.so]...   (also: warpsim --list-policies)\n"
+    "  every warp scheduler, fetch policy, CTA mapping, DRAM scheduler and DRAM\n"
+    "  prefetcher with its parameters (default, bounds, unit); choose them with\n"
+    "  --set warp_scheduler=NAME and --set warp_scheduler_params=k=v,k=v\n"
+    "  --plugin FILE.so  also list the policies of this plug-in (built against\n"
+    "                    include/warpsim_policy.h; see examples/plugins/), marked\n"
+    "                    as such; repeatable\n"
+    "  Exit status: 0, or 2 on a usage error or a plug-in that cannot be loaded.\n";
+
 int cli_cmd_policies(int argc, char **argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        puts("usage: warpsim policies   (also: warpsim --list-policies)\n"
-             "  every warp scheduler, fetch policy and CTA mapping with its parameters\n"
-             "  (default, bounds, unit); choose them with --set warp_scheduler=NAME and\n"
-             "  --set warp_scheduler_params=k=v,k=v");
+    static const cli_opt opts[] = { {"help", false}, {"plugin", true}, {NULL, false} };
+    char plugins[CLI_PLUGINS_MAX] = "";
+    cli_iter it;
+    const char *name, *value;
+    int r;
+    if (argc > 1 && strcmp(argv[1], "-h") == 0) {
+        fputs(policies_usage, stdout);
         return CLI_EXIT_OK;
     }
-    if (argc > 1) {
-        cli_error("policies", "takes no arguments");
-        return CLI_EXIT_USAGE;
+    cli_iter_init(&it, argc, argv, opts);
+    while ((r = cli_iter_next(&it, &name, &value)) != CLI_ITER_END) {
+        if (r == CLI_ITER_ERROR) return CLI_EXIT_USAGE;
+        if (r == CLI_ITER_POSITIONAL) {
+            cli_error("policies", "unexpected argument '%s'", value);
+            return CLI_EXIT_USAGE;
+        }
+        if (strcmp(name, "help") == 0) {
+            fputs(policies_usage, stdout);
+            return CLI_EXIT_OK;
+        }
+        if (!cli_plugin_add("policies", plugins, sizeof plugins, value)) return CLI_EXIT_USAGE;
     }
-    ws_registry_print(NULL, stdout);
+    ws_registry *reg = cli_registry_open("policies", plugins);
+    if (!reg) return CLI_EXIT_USAGE;
+    ws_registry_print(reg, stdout);
+    ws_registry_free(reg);
     return CLI_EXIT_OK;
 }

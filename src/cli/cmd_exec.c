@@ -45,15 +45,19 @@ static const char exec_usage[] =
     "  --timing-report FILE  the full timing report as JSON\n"
     "  --timeseries FILE   the time series (with --set timeseries_interval=N;\n"
     "                      FILE ending .json: JSON, else CSV)\n"
+    "  --plugin FILE.so    load a policy plug-in whose policies --set may name\n"
+    "                      (repeatable; passed on as WARPSIM_PLUGINS, absolute\n"
+    "                      paths separated by ':'; see warpsim policies --plugin)\n"
     "  --lib-dir DIR       where libcudart.so.13 and libcuda.so.1 are (default: the\n"
     "                      lib/ folder next to the warpsim binary, or ../lib)\n"
-    "  Exit status: the program's own; 2 on a usage error, 127 if it cannot start.\n";
+    "  Exit status: the program's own; 2 on a usage error (a bad configuration or\n"
+    "  a plug-in that cannot be loaded included), 127 if it cannot start.\n";
 
 static const cli_opt exec_opts[] = {
     {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
-    {"timing-report", true}, {"timeseries", true}, {NULL, false}
+    {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {NULL, false}
 };
 
 #define EXEC_MAX_SETS 64
@@ -64,6 +68,7 @@ typedef struct exec_timing {
     const char *config;
     const char *sets[EXEC_MAX_SETS + 1];
     int nsets;
+    char plugins[CLI_PLUGINS_MAX];   /* colon-separated absolute paths */
 } exec_timing;
 
 /* 1 if DIR holds the runtime shim. */
@@ -126,7 +131,9 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
         }
         t->on = true;
         t->sets[t->nsets++] = v;
-    } else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
+    } else if (strcmp(name, "plugin") == 0)
+        return cli_plugin_add("exec", t->plugins, sizeof t->plugins, v);
+    else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
     else if (strcmp(name, "timeseries") == 0) setenv("WARPSIM_TIMESERIES", v, 1);
     else if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
     else if (strcmp(name, "per-kernel") == 0) setenv("WARPSIM_STATS_PER_KERNEL", "1", 1);
@@ -147,18 +154,22 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
     return true;
 }
 
-/* Check the timing configuration here (a bad one is a usage error before
-   the program starts) and export it for the shim: WARPSIM_SET holds the
-   settings one per line. */
+/* Check the plug-ins and the timing configuration here (a bad one is a
+   usage error before the program starts) and export them for the shim:
+   WARPSIM_PLUGINS the plug-in list, WARPSIM_SET the settings one per line. */
 static bool export_timing(exec_timing *t)
 {
-    if (!t->on) return true;
     t->sets[t->nsets] = NULL;
+    if (!t->on && !t->plugins[0]) return true;
+    ws_options o = { .timing = t->on, .config = t->config, .settings = t->sets,
+                     .plugins = t->plugins };
     char warn[2048], err[2048];
-    if (ws_config_check(t->config, t->sets, warn, sizeof warn, err, sizeof err) != WS_OK) {
+    if (ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err) != WS_OK) {
         cli_error("exec", "%s", err);
         return false;
     }
+    if (t->plugins[0]) setenv("WARPSIM_PLUGINS", t->plugins, 1);
+    if (!t->on) return true;
     size_t n = 1;
     for (int i = 0; i < t->nsets; i++) n += strlen(t->sets[i]) + 1;
     char *joined = calloc(1, n);

@@ -21,6 +21,8 @@
 static const char run_usage[] =
     "usage: warpsim run FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--shared BYTES] [--arg SPEC]... [--dump ARG:N]...\n"
+    "                   [--timing | --config NAME|FILE] [--set key=value]...\n"
+    "                   [--plugin FILE.so]...\n"
     "  Run KERNEL once; --arg gives the kernel parameters in order.\n"
     "  SPEC is one of:\n"
     "    i32:V  u32:V  i64:V  u64:V  f32:V  f64:V    a scalar (ints accept 0x..)\n"
@@ -42,8 +44,12 @@ static const char run_usage[] =
     "  --stats-json FILE   write the timing report as JSON\n"
     "  --timeseries FILE   write the time series (needs --set\n"
     "                   timeseries_interval=N; FILE ending .json: JSON, else CSV)\n"
+    "  --plugin FILE.so load a policy plug-in (repeatable; see warpsim policies\n"
+    "                   --plugin FILE.so) whose policies --set may then name, e.g.\n"
+    "                   --plugin ./youngest.so --set warp_scheduler=youngest\n"
     "  Exit 0 on success, 1 on a bad argument value or kernel failure,\n"
-    "  2 on a usage error or PTX that does not parse.\n";
+    "  2 on a usage error, PTX that does not parse, or a plug-in that cannot\n"
+    "  be loaded.\n";
 
 typedef struct run_arg {
     const char *spec;
@@ -71,6 +77,7 @@ typedef struct run_job {
     const char *config, *stats_json, *timeseries;
     const char *sets[RUN_MAX_SETS + 1];
     uint32_t nsets;
+    char plugins[CLI_PLUGINS_MAX];   /* colon-separated, "" = none */
 } run_job;
 
 /* ------------------------------------------------------------------ */
@@ -227,6 +234,9 @@ static int handle_option(run_job *job, const char *cmd, const char *name, const 
         }
         job->sets[job->nsets++] = value;
         job->timing = true;
+    } else if (strcmp(name, "plugin") == 0) {
+        if (!cli_plugin_add(cmd, job->plugins, sizeof job->plugins, value))
+            return CLI_EXIT_USAGE;
     } else if (strcmp(name, "stats-json") == 0) {
         job->stats_json = value;
     } else if (strcmp(name, "timeseries") == 0) {
@@ -246,7 +256,8 @@ static int parse_command_line(run_job *job, int argc, char **argv)
     static const cli_opt opts[] = {
         {"grid", true}, {"block", true}, {"shared", true}, {"arg", true},
         {"dump", true}, {"help", false}, {"timing", false}, {"config", true},
-        {"set", true}, {"stats-json", true}, {"timeseries", true}, {NULL, false}};
+        {"set", true}, {"stats-json", true}, {"timeseries", true}, {"plugin", true},
+        {NULL, false}};
     cli_iter it;
     const char *name, *value;
     int kind, rc;
@@ -446,7 +457,7 @@ static int launch_job(ws_ctx *ctx, run_job *job, const char *cmd)
 }
 
 /* Create the context (with the timing model when asked: a configuration
-   error is a usage error) and launch. */
+   error or a plug-in that cannot be loaded is a usage error) and launch. */
 static int run_in_context(run_job *job, const char *cmd)
 {
     ws_options o = { 0 };
@@ -454,6 +465,7 @@ static int run_in_context(run_job *job, const char *cmd)
     o.config = job->config;
     job->sets[job->nsets] = NULL;
     o.settings = job->sets;
+    o.plugins = job->plugins;
     ws_ctx *ctx = NULL;
     char err[2048];
     ws_status st = ws_ctx_create2(&o, &ctx, err, sizeof err);

@@ -17,13 +17,14 @@
 static const char tb_usage[] =
     "usage: warpsim timing-bench [--config NAME|FILE] [--set key=value]...\n"
     "                            [--size tiny|small] [--rebuild] [--bench-dir DIR]\n"
-    "                            [--bin-dir DIR] [NAME...]\n"
+    "                            [--bin-dir DIR] [--plugin FILE.so]... [NAME...]\n"
     "  Run each named benchmark (default: all of bench/manifest.json) on the\n"
     "  timing model (default machine gtx480, size tiny) and print, per benchmark\n"
     "  and in total, thread instructions, simulated cycles, wall-clock seconds\n"
     "  (whole program run, including building the simulated context), and the\n"
     "  rates thread-instructions/s and simulated cycles/s.  Programs are built\n"
-    "  with nvcc when missing, as by `warpsim bench run`.\n"
+    "  with nvcc when missing, as by `warpsim bench run`.  --plugin loads a\n"
+    "  policy plug-in into every run (repeatable), for --set to name.\n"
     "  Exit status: 0 all ran and verified, 1 one failed, 2 usage error.\n";
 
 typedef struct tb_cli {
@@ -37,7 +38,7 @@ static int tb_parse(tb_cli *c, int argc, char **argv)
 {
     static const cli_opt opts[] = {
         {"help", false}, {"config", true}, {"set", true}, {"size", true}, {"rebuild", false},
-        {"bench-dir", true}, {"bin-dir", true}, {NULL, false}};
+        {"bench-dir", true}, {"bin-dir", true}, {"plugin", true}, {NULL, false}};
     cli_iter it;
     const char *name, *v;
     int r;

@@ -15,7 +15,8 @@ typedef struct cli_command {
 } cli_command;
 
 static const cli_command commands[] = {
-    {"compare", cli_cmd_compare, "[--config NAME|FILE] [--schedulers a,b] [--size S] [NAME...]",
+    {"compare", cli_cmd_compare,
+     "[--config NAME|FILE] [--plugin FILE.so]... [--schedulers a,b] [--size S] [NAME...]",
      "the main job: warp schedulers compared on bundled benchmarks (timing model)"},
     {"check", cli_cmd_check, "FILE.ptx [--list]",
      "parse a PTX file; list kernels, params, registers, shared memory, directives"},
@@ -31,8 +32,8 @@ static const cli_command commands[] = {
      "the bundled benchmark suite: list, build and run, characterize"},
     {"config", cli_cmd_config, "list | show [PRESET|FILE] [--set key=value]... [--json]",
      "timing model machines: presets, every parameter with value and unit"},
-    {"policies", cli_cmd_policies, "",
-     "scheduling policies and their parameters (also --list-policies)"},
+    {"policies", cli_cmd_policies, "[--plugin FILE.so]...",
+     "scheduling policies and their parameters, plug-ins' too (also --list-policies)"},
     {"timing-bench", cli_cmd_timing_bench, "[--config NAME|FILE] [--size tiny|small] [NAME...]",
      "timing-model speed over the benchmark suite (thread-insns/s, cycles/s)"},
     {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",

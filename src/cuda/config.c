@@ -71,10 +71,11 @@ static void env_str(const char *name, char *out, size_t len)
 }
 
 /*
-** The timing model's options.  WARPSIM_SET holds "key=value" lines; a bad
-** configuration is a usage error of the whole run: it is reported (file,
-** key, value, bounds) and the program stops with status 2 before any
-** kernel runs, rather than silently running something else.
+** The timing model's options and the policy plug-ins.  WARPSIM_SET holds
+** "key=value" lines; a bad configuration or a plug-in that cannot be
+** loaded is a usage error of the whole run: it is reported (file, key,
+** value, bounds) and the program stops with status 2 before any kernel
+** runs, rather than silently running something else.
 */
 static void timing_read(wsc_config *c)
 {
@@ -83,25 +84,25 @@ static void timing_read(wsc_config *c)
     env_str(WSC_ENV_SET, c->set_buf, sizeof c->set_buf);
     env_str(WSC_ENV_TIMESERIES, c->timeseries, sizeof c->timeseries);
     env_str(WSC_ENV_REPORT_JSON, c->timing_report, sizeof c->timing_report);
+    env_str(WSC_ENV_PLUGINS, c->plugins, sizeof c->plugins);
     int n = 0;
     for (char *save = NULL, *kv = strtok_r(c->set_buf, "\n", &save); kv && n < 64;
          kv = strtok_r(NULL, "\n", &save))
         if (*kv) c->settings[n++] = kv;
     c->settings[n] = NULL;
-    if (!c->timing) return;
+    if (!c->timing && !c->plugins[0]) return;
+    ws_options o = wsc_config_options(c);
     char warn[2048] = "", err[1024] = "";
-    if (ws_config_check(c->timing_config[0] ? c->timing_config : NULL, c->settings, warn,
-                        sizeof warn, err, sizeof err) != WS_OK) {
+    uint32_t sms = 0;
+    double mhz = 0.0;
+    if (ws_options_check(&o, &sms, &mhz, warn, sizeof warn, err, sizeof err) != WS_OK) {
         wsc_msg("%s", err);
         exit(2);
     }
     if (warn[0]) wsc_msg("warning: %s", warn);
     /* the device the program sees is the simulated machine: its SMs, and
        its core clock for event times and the clock-rate attribute */
-    uint32_t sms;
-    double mhz;
-    if (ws_config_machine(c->timing_config[0] ? c->timing_config : NULL, c->settings, &sms,
-                          &mhz) == WS_OK) {
+    if (c->timing) {
         c->num_sms = sms;
         c->clock_mhz = mhz >= 1.0 ? (uint32_t)(mhz + 0.5) : 1;
     }
@@ -133,6 +134,7 @@ ws_options wsc_config_options(const wsc_config *c)
     o.num_sms = c->num_sms;
     o.stack_bytes = c->stack_bytes;
     o.max_shared_bytes = WSC_SHARED_PER_BLOCK;
+    o.plugins = c->plugins[0] ? c->plugins : NULL;
     if (c->timing) {
         o.timing = 1;
         o.config = c->timing_config[0] ? c->timing_config : NULL;

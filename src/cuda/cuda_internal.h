@@ -31,6 +31,7 @@
 #define WSC_ENV_SET         "WARPSIM_SET"              /* key=value lines (newline-separated) */
 #define WSC_ENV_TIMESERIES  "WARPSIM_TIMESERIES"       /* time series file (.json or CSV) */
 #define WSC_ENV_REPORT_JSON "WARPSIM_TIMING_REPORT"    /* full timing report (JSON) file */
+#define WSC_ENV_PLUGINS     "WARPSIM_PLUGINS"          /* policy plug-ins, ':'-separated */
 
 typedef struct wsc_config {
     char stats_json[1024];  /* "" = no JSON file */
@@ -48,6 +49,8 @@ typedef struct wsc_config {
     const char *settings[65];   /* NULL-terminated, into set_buf */
     char timeseries[1024];      /* "" = none */
     char timing_report[1024];   /* "" = none */
+    /* appended: policy plug-ins (ws_options.plugins), "" = none */
+    char plugins[4096];
 } wsc_config;
 
 /* Fill `c` from the environment; a bad value is reported on stderr and

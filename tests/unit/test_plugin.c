@@ -4,7 +4,9 @@
 ** WS_PLUGIN_DIR) joins the registry and orders warps youngest first; a
 ** plug-in of another ABI version, a missing file, an object without the
 ** entry point and a second copy of a loaded plug-in are refused with a
-** message naming the file, leaving the registry as it was.
+** message naming the file, leaving the registry as it was.  Through the
+** host API: ws_options.plugins makes the configuration accept the
+** plug-in's scheduler, and a bad plug-in fails context creation.
 */
 #define _GNU_SOURCE   /* dladdr */
 #include <setjmp.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include "policy/policy.h"
+#include "warpsim.h"
 
 #define YOUNGEST WS_PLUGIN_DIR "/warp_youngest.so"
 #define BADABI   WS_PLUGIN_DIR "/warp_badabi.so"
@@ -165,6 +168,44 @@ static void test_duplicate_and_bare_name(void **state)
     ws_registry_free(r);
 }
 
+static void test_host_api_options(void **state)
+{
+    (void)state;
+    const char *sets[] = { "warp_scheduler=youngest", NULL };
+    ws_options o = { .timing = 1, .settings = sets };
+    char warn[1024], err[1024];
+    uint32_t sms = 0;
+
+    /* without the plug-in the name is unknown */
+    assert_int_equal(ws_options_check(&o, &sms, NULL, warn, sizeof warn, err, sizeof err),
+                     WS_ERR_INVALID);
+    assert_non_null(strstr(err, "youngest"));
+    /* with it (an empty item in the list is ignored) the configuration is whole */
+    o.plugins = ":" YOUNGEST;
+    assert_int_equal(ws_options_check(&o, &sms, NULL, warn, sizeof warn, err, sizeof err),
+                     WS_OK);
+    assert_true(sms > 0);
+    ws_ctx *ctx = NULL;
+    assert_int_equal(ws_ctx_create2(&o, &ctx, err, sizeof err), WS_OK);
+    assert_non_null(ctx);
+    ws_ctx_destroy(ctx);
+
+    /* a bad plug-in fails context creation, with or without timing */
+    o.plugins = YOUNGEST ":" BADABI;
+    for (int timing = 0; timing <= 1; timing++) {
+        o.timing = timing;
+        ctx = NULL;
+        assert_int_equal(ws_ctx_create2(&o, &ctx, err, sizeof err), WS_ERR_INVALID);
+        assert_null(ctx);
+        assert_non_null(strstr(err, BADABI));
+        assert_int_equal(ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err),
+                         WS_ERR_INVALID);
+    }
+    o.plugins = "";
+    o.timing = 0;
+    assert_int_equal(ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err), WS_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_bad_abi_refused),
         cmocka_unit_test(test_missing_file_and_symbol),
         cmocka_unit_test(test_duplicate_and_bare_name),
+        cmocka_unit_test(test_host_api_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
