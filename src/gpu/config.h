@@ -39,7 +39,7 @@ void gpu_config_dump(const gpu_config *c, FILE *out, bool json);
 /* Names of the presets, NULL-terminated. */
 extern const char *const gpu_preset_names[];
 
-/* ---- appended with the parameter table (config.c) ---- */
+/* ---- the parameter table (config.c) ---- */
 
 /* One-stop construction: defaults, then `config` (NULL = defaults; a
    preset name, else a config file path), then each "key=value" of the
