@@ -48,7 +48,7 @@ typedef struct ws_options {
     uint32_t num_sms;      /* value reported as %nsmid; 0 = default 15 */
     uint32_t max_shared_bytes; /* static + dynamic shared memory allowed per
                                   CTA; 0 = default 48 KiB */
-    /* appended: the cycle-level timing model (all zero = functional only) */
+    /* the cycle-level timing model (all zero = functional only) */
     int timing;                 /* 1: launches run on the timing model */
     const char *config;         /* preset name (gtx480, fx5800, owl28, tesla8,
                                    k20x) or config-file path; NULL = gtx480 */
@@ -73,12 +73,12 @@ typedef struct ws_stats {
     uint64_t warps;
     uint64_t warp_insns;    /* warp-level dynamic instructions */
     uint64_t thread_insns;  /* sum of active lanes over those instructions */
-    /* appended for workload characterization */
+    /* workload characterization */
     uint64_t mem_insns;     /* warp instructions of class memory (ld, st, atom, ...) */
     uint64_t bar_insns;     /* warp instructions of class barrier (bar, barrier) */
     uint64_t warp_insns_min;/* fewest / most warp instructions one warp executed, */
     uint64_t warp_insns_max;/* over all warps of the launch(es); 0 when none ran */
-    /* appended: timing model (all 0 when functional only) */
+    /* timing model (all 0 when functional only) */
     uint64_t cycles;        /* simulated core cycles (gpu_sim_cycle) */
     uint64_t l1d_accesses, l1d_hits, l1d_misses;
     uint64_t lsu_stall_cycles; /* LSU back-pressure: could not accept/proceed */
@@ -136,7 +136,7 @@ ws_status ws_synchronize(ws_ctx *ctx);
 void ws_stats_last(const ws_ctx *ctx, ws_stats *out);
 void ws_stats_total(const ws_ctx *ctx, ws_stats *out);
 
-/* ---- appended: the timing model ----------------------------------- */
+/* ---- the timing model -------------------------------------------- */
 
 /* Like ws_ctx_create, but a bad timing configuration (unknown preset or
    key, value out of range, unreadable file) gives WS_ERR_INVALID with a

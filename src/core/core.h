@@ -16,8 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "../emu/emu.h"
-#include "../gpu/config.h"
-#include "../gpu/stats.h"
+#include "../common/config.h"
+#include "../common/stats.h"
 #include "../mem/l1.h"
 #include "../mem/mem_port.h"
 #include "../policy/policy.h"   /* the policy ABI and resolved policies */

@@ -25,7 +25,7 @@
 #define WSC_ENV_SMS         "WARPSIM_SMS"              /* number of SMs */
 #define WSC_ENV_CLOCK_MHZ   "WARPSIM_CLOCK_MHZ"        /* nominal core clock */
 #define WSC_ENV_STACK       "WARPSIM_STACK"            /* per-thread local bytes */
-/* appended: the timing model */
+/* the timing model */
 #define WSC_ENV_TIMING      "WARPSIM_TIMING"           /* 1: cycle-level timing model */
 #define WSC_ENV_CONFIG      "WARPSIM_CONFIG"           /* preset name or config file */
 #define WSC_ENV_SET         "WARPSIM_SET"              /* key=value lines (newline-separated) */
@@ -41,7 +41,7 @@ typedef struct wsc_config {
     uint32_t num_sms;
     uint32_t clock_mhz;
     uint32_t stack_bytes;   /* 0 = library default */
-    /* appended: the timing model (config.c fills these; settings points
+    /* the timing model (config.c fills these; settings points
        into set_buf, so a wsc_config is not copied once read) */
     bool timing;
     char timing_config[1024];   /* "" = default preset */
@@ -101,10 +101,10 @@ typedef struct wsc_kstats {
     char *name;              /* as in the PTX (mangled) */
     char *pretty;            /* demangled when the C++ runtime can, else NULL */
     uint64_t launches, ctas, warps, warp_insns, thread_insns, cycles;
-    /* appended for characterization: memory and barrier warp instructions,
+    /* for characterization: memory and barrier warp instructions,
        shortest and longest warp over all launches (0 = no warp ran) */
     uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
-    /* appended: timing model counters, summed over launches */
+    /* timing model counters, summed over launches */
     uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
 } wsc_kstats;
 

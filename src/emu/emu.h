@@ -115,18 +115,18 @@ typedef struct emu_launch {
     FILE *out;                /* where device printf goes */
     emu_fault fault;          /* first fault, kind EMU_OK if none */
     uint64_t warp_insns, thread_insns; /* counters, summed over warps */
-    /* appended by the emulator core: bytes of module-scope .local variables
+    /* bytes of module-scope .local variables
        at the bottom of every thread's stack (their sym_base is the offset
        there); the kernel's frame starts above them, aligned to 16 */
     uint32_t local_static;
-    /* appended for workload characterization (cta.c sums them from the
+    /* for workload characterization (cta.c sums them from the
        warps): memory (class MEM) and barrier (class BAR) warp instructions,
        and the shortest and longest per-warp instruction count over all
        warps of all CTAs (warps that executed nothing are left out; 0 when
        no warp ran) */
     uint64_t mem_insns, bar_insns;
     uint64_t warp_insns_min, warp_insns_max;
-    /* appended for the memory-system stage: the launch's oracle profile
+    /* the launch's oracle profile
        (profile.c), or NULL when none was asked for; set by the host side
        (api_timing.c) before the timing run, read-only to the model */
     const struct emu_profile *profile;
@@ -178,7 +178,7 @@ struct emu_warp {
 
     /* counters */
     uint64_t warp_insns, thread_insns;
-    /* appended: warp instructions per instruction class (ptx_class), one
+    /* warp instructions per instruction class (ptx_class), one
        table-indexed increment per step */
     uint64_t class_insns[8];
 };
@@ -278,8 +278,7 @@ int emu_run_grid(emu_launch *l);
 
 /* ------------------------------------------------------------------ */
 /* Internals shared by warp.c, cta.c, exec_*.c and printf.c            */
-/* (appended by the emulator core; the timing model may use the CTA   */
-/* functions to run CTAs itself)                                       */
+/* (the timing model uses the CTA functions to run CTAs itself)      */
 /* ------------------------------------------------------------------ */
 
 /* Set up CTA `linear` of the grid: ids, zeroed shared memory, warps.
@@ -318,7 +317,7 @@ int emu_read_string(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                     char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
-/* The oracle profile (profile.c; appended for the memory-system stage) */
+/* The oracle profile (profile.c) */
 /* ------------------------------------------------------------------ */
 
 /*

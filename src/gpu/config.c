@@ -121,7 +121,7 @@ static const cfg_param params[] = {
     /* issue: [G] 2 schedulers per SM; [T] LRR baseline */
     U32("n_schedulers", n_schedulers, "2", "schedulers", 1, 16, "warp schedulers per SM"),
     U32("issue_width", issue_width, "1", "instructions", 1, 8,
-        "instructions one scheduler issues per cycle (from one warp)"),
+        "instructions one scheduler issues per cycle, each from a different warp"),
     STR("warp_scheduler", warp_scheduler, "lrr", "warp scheduling policy (warpsim policies)"),
     { "warp_scheduler_params", P_STR, OFF(warp_scheduler_params),
       sizeof(((gpu_config *)0)->warp_scheduler_params), "", "k=v,...", 0, 0,

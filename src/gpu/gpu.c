@@ -17,7 +17,7 @@
 ** addresses: runs are deterministic.
 */
 #include "gpu.h"
-#include "clock.h"
+#include "../common/clock.h"
 #include "../core/core.h"
 #include "../mem/backend.h"
 #include "../mem/memsys.h"

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include "config.h"
-#include "stats.h"
+#include "../common/stats.h"
 #include "../emu/emu.h"
 
 typedef struct gpu gpu;

@@ -1,7 +1,7 @@
 /*
 ** presets.c -- the machines of the papers, as overrides of the parameter
 ** table's defaults (config.c, which are the gtx480 machine).  Each value
-** cites the spec section it comes from (/work/shared/specs/<paper>.md);
+** cites the spec section it comes from (the project's specs/<paper>.md);
 ** "[I]" marks our interpretation where a spec gives no value.
 */
 #include "config_int.h"
@@ -28,7 +28,10 @@ static const char *const fx5800[] = {
     "n_clusters=10", "cores_per_cluster=3",                        /* §3: 30 SMs */
     "max_threads_per_sm=1024", "max_ctas_per_sm=8",                /* §3: 32 warps */
     "regs_per_sm=16384", "shmem_per_sm=16384",
-    "n_schedulers=1", "issue_width=2",             /* §2.0/§3: 2 insns from one warp */
+    /* §2.0/§3: the scheduler issues 2 instructions per cycle from one warp;
+       the model issues at most one instruction per warp per cycle, so
+       issue_width=2 takes the second from another warp [I] */
+    "n_schedulers=1", "issue_width=2",
     /* §3: the 8-wide SIMD at 1300 MHz is encoded as 32-wide at 325 MHz
        [ASSUMED in the spec]: one SP unit, one warp instruction per cycle */
     "units.sp=1", "units.sfu=1", "units.dp=1", "units.int=1",     /* [I] */

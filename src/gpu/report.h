@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "config.h"
-#include "stats.h"
+#include "../common/stats.h"
 
 /* The full report of `n` launches `ks` run on machine `cfg`: the
    configuration (JSON only; text gives the preset line), every launch and

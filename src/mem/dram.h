@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../gpu/config.h"
+#include "../common/config.h"
 #include "mem_port.h"
 #include "warpsim_policy.h"
 

@@ -22,8 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "mem_port.h"
-#include "../gpu/config.h"
-#include "../gpu/stats.h"
+#include "../common/config.h"
+#include "../common/stats.h"
 
 typedef struct mem_l2 mem_l2;
 

@@ -30,7 +30,7 @@ typedef struct mem_req {
     uint32_t id;
     uint32_t warp;        /* requesting warp slot (for policies below L1) */
     uint64_t ready;       /* backend: cycle the reply is available */
-    /* appended for the memory system below L1 (interconnect, L2, DRAM) */
+    /* for the memory system below L1 (interconnect, L2, DRAM) */
     uint64_t sent;        /* core cycle the L1 handed it to the port (round trip) */
     uint64_t warp_uid;    /* launch-wide warp id: cta_linear * warps_per_cta + warp
                              in CTA (indexes the oracle profile) */
@@ -47,7 +47,7 @@ typedef struct mem_port {
     bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
 } mem_port;
 
-/* ---- appended by the memory-system stage (DRAM schedulers) ---- */
+/* ---- what DRAM schedulers learn about a request's warp ---- */
 
 /*
 ** How the memory below L1 reads a requesting warp's progress at DRAM

@@ -21,7 +21,7 @@
 #include "dram.h"
 #include "icnt.h"
 #include "l2.h"
-#include "../gpu/clock.h"
+#include "../common/clock.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mem_port.h"
-#include "../gpu/config.h"
-#include "../gpu/stats.h"
+#include "../common/config.h"
+#include "../common/stats.h"
 #include "warpsim_policy.h"
 
 /*

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gpu/config.h"
 #include "mem/dram.h"
 #include "policy/policy.h"
 

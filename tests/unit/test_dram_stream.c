@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "test_dram_harness.h"
+#include "gpu/config.h"
 #include "mem/addrmap.h"
 
 /* GDDR5 as GPGPU-Sim's GTX480 configuration describes it: 16 banks in 4

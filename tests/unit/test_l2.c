@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
+#include "gpu/config.h"
 #include "mem/l2.h"
 
 #define LAT 10

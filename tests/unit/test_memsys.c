@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include "gpu/config.h"
 #include "mem/memsys.h"
 #include "policy/policy.h"
 

@@ -92,6 +92,9 @@ typedef struct th_run {
     const ws_param_values *wsp;   /* scheduler parameters, NULL = defaults */
     const ws_cta_map_ops *cta_map;/* CTA placement, NULL = built-in round robin */
     ws_param_values cta_params;   /* its parameters */
+    const ws_fetch_ops *fetch;    /* fetch policy, NULL = built-in round robin */
+    ws_param_values fetch_params;
+    emu_profile prof;             /* the oracle profile, built when `fetch` needs it */
     uint32_t grid_y;              /* CTAs in y (0 = 1) */
 } th_run;
 
@@ -149,9 +152,14 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     l->smid_count = gpu_config_n_sm(cfg);
     l->out = stdout;
     char err[512];
-    ws_resolved_policies rp = { .warp = ws, .cta_map = r->cta_map,
+    ws_resolved_policies rp = { .warp = ws, .fetch = r->fetch, .cta_map = r->cta_map,
                                 .dram = ws_find_dram_sched("frfcfs") };
     rp.params[WS_KIND_CTA_MAP] = r->cta_params;
+    rp.params[WS_KIND_FETCH] = r->fetch_params;
+    if (r->fetch && (r->fetch->needs & WS_NEED_ORACLE)) {
+        if (emu_profile_build(l, &r->prof, err, sizeof err)) fail_msg("profile: %s", err);
+        l->profile = &r->prof;
+    }
     if (r->wsp) rp.params[WS_KIND_WARP] = *r->wsp;
     else ws_params_defaults(ws ? ws->params : NULL, &rp.params[WS_KIND_WARP]);
     gpu *g = gpu_new_with(cfg, &rp, err, sizeof err);
@@ -162,6 +170,8 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
     for (uint32_t i = 0; i < nbuf; i++)
         if (bufs[i].out) emu_mem_read(mem, bufs[i].addr, bufs[i].out, bufs[i].bytes);
     gpu_free(g);
+    if (l->profile) emu_profile_free(&r->prof);
+    l->profile = NULL;
     free(sym);
     free(params);
     emu_mem_free(mem);

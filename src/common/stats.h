@@ -72,7 +72,7 @@ typedef struct gpu_kernel_stats {
     uint32_t nsamples;
     gpu_sample *samples;             /* owned; time series when enabled */
 
-    /* ---- appended by the memory-system stage (memory_model "full";
+    /* ---- the memory system below L1 (memory_model "full";
        all zero with the simple backend) ---- */
     struct gpu_mem_stats {
         /* clock edges of each domain during the kernel */

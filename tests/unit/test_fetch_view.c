@@ -1,0 +1,161 @@
+/*
+** test_fetch_view.c -- what a fetch policy sees: the oracle profile's
+** remaining instructions, instructions and memory instructions to the
+** next barrier, the at-barrier flag.  A round-robin fetch policy that
+** declares WS_NEED_ORACLE checks every view it is shown against the
+** profile the harness built, on a kernel with a loop and a barrier.
+*/
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "timing_harness.h"
+
+static const char *hdr = ".version 7.0\n.target sm_70\n.address_size 64\n";
+
+/* warp w loops w + 1 times over two loads, then a barrier, then one
+   more load: unequal warps, two barrier intervals */
+static const char *kernel =
+    ".visible .entry two(.param .u64 p)\n{\n"
+    "  .reg .b64 %rd<4>;\n  .reg .b32 %r<8>;\n  .reg .pred %p<2>;\n"
+    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
+    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r3, 0;\n"
+    "LOOP:\n  ld.global.u32 %r4, [%rd3];\n  ld.global.u32 %r5, [%rd3];\n"
+    "  add.u32 %r3, %r3, 1;\n  setp.le.u32 %p1, %r3, %r2;\n  @%p1 bra LOOP;\n"
+    "  bar.sync 0;\n  ld.global.u32 %r6, [%rd3];\n  add.u32 %r6, %r6, %r3;\n"
+    "  st.global.u32 [%rd3], %r6;\n  ret;\n}\n";
+
+typedef struct seen {
+    const emu_profile *prof;
+    uint32_t last;
+    uint32_t views, at_start, after_barrier, at_barrier;
+    bool bad;
+} seen;
+
+static void *ov_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    seen *s = (seen *)(intptr_t)p->v[0];
+    s->last = env->nwarps - 1;
+    return s;
+}
+
+/* Check one warp's oracle fields against the profile. */
+static void ov_check(seen *s, const ws_fetch_warp_view *w)
+{
+    const emu_profile *p = s->prof;
+    if (w->uid >= p->nwarps) { s->bad = true; return; }
+    s->views++;
+    uint64_t total = p->total[w->uid];
+    /* issued = instructions executed so far: remaining is the rest */
+    if (w->oracle_remaining != (int64_t)(total - w->issued)) s->bad = true;
+    uint32_t first = p->ivl_start[w->uid];
+    if (w->issued == 0) {
+        s->at_start++;
+        if (w->oracle_to_barrier != (int64_t)p->ivl_insns[first]
+            || w->oracle_mem_to_barrier != (int64_t)p->ivl_mem[first])
+            s->bad = true;
+    } else if (w->issued >= p->ivl_insns[first] && !w->at_barrier) {
+        /* past the barrier: the last interval runs to the end */
+        s->after_barrier++;
+        if (w->oracle_to_barrier != w->oracle_remaining) s->bad = true;
+    }
+    if (w->at_barrier) s->at_barrier++;
+    if (w->oracle_to_barrier > w->oracle_remaining || w->oracle_mem_to_barrier < 0)
+        s->bad = true;
+}
+
+static int ov_pick(void *st, const ws_fetch_view *v)
+{
+    seen *s = st;
+    for (uint32_t i = 0; i < v->nwarps; i++)
+        if (v->warps[i].oracle_remaining >= 0) ov_check(s, &v->warps[i]);
+    for (uint32_t k = 1; k <= v->nwarps; k++) {
+        uint32_t i = (s->last + k) % v->nwarps;
+        if (v->warps[i].can_fetch) {
+            s->last = i;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+static const ws_fetch_ops oracle_fetch = {
+    .name = "test-oracle", .needs = WS_NEED_ORACLE, .init = ov_init, .pick = ov_pick,
+};
+
+static void test_fetch_oracle_view(void **state)
+{
+    (void)state;
+    char ptx[2048];
+    snprintf(ptx, sizeof ptx, "%s%s", hdr, kernel);
+    gpu_config cfg;
+    th_config(&cfg);
+    cfg.n_clusters = 1;
+    th_run *r = calloc(1, sizeof *r);
+    seen s = { .prof = &r->prof };
+    r->fetch = &oracle_fetch;
+    r->fetch_params = (ws_param_values){ .n = 1, .v = { (int64_t)(intptr_t)&s } };
+    th_buf buf = { 4 * 128, NULL, NULL, 0 };
+    th_run_kernel(ptx, "two", &cfg, ws_find_warp_sched("gto"), 2, 128, &buf, 1, NULL, 0, r);
+    if (r->rc) fail_msg("%s", r->err);
+    assert_false(s.bad);
+    assert_int_equal(s.at_start > 0, 1);
+    assert_true(s.after_barrier > 0);
+    assert_true(s.at_barrier > 0);
+    assert_true(s.views > 100);
+    free(r);
+}
+
+/* Without WS_NEED_ORACLE the oracle fields are -1. */
+static int plain_pick(void *st, const ws_fetch_view *v)
+{
+    bool *bad = st;
+    for (uint32_t i = 0; i < v->nwarps; i++)
+        if (v->warps[i].oracle_remaining != -1 || v->warps[i].oracle_to_barrier != -1)
+            *bad = true;
+    for (uint32_t i = 0; i < v->nwarps; i++)
+        if (v->warps[i].can_fetch) return (int)i;
+    return -1;
+}
+
+static void *plain_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    (void)env;
+    return (void *)(intptr_t)p->v[0];
+}
+
+static const ws_fetch_ops plain_fetch = { .name = "test-plain", .init = plain_init,
+                                          .pick = plain_pick };
+
+static void test_fetch_no_oracle(void **state)
+{
+    (void)state;
+    char ptx[2048];
+    snprintf(ptx, sizeof ptx, "%s%s", hdr, kernel);
+    gpu_config cfg;
+    th_config(&cfg);
+    cfg.n_clusters = 1;
+    th_run *r = calloc(1, sizeof *r);
+    bool bad = false;
+    r->fetch = &plain_fetch;
+    r->fetch_params = (ws_param_values){ .n = 1, .v = { (int64_t)(intptr_t)&bad } };
+    th_buf buf = { 4 * 128, NULL, NULL, 0 };
+    th_run_kernel(ptx, "two", &cfg, ws_find_warp_sched("gto"), 2, 128, &buf, 1, NULL, 0, r);
+    if (r->rc) fail_msg("%s", r->err);
+    assert_false(bad);
+    free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fetch_oracle_view),
+        cmocka_unit_test(test_fetch_no_oracle),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
