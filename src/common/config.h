@@ -113,6 +113,7 @@ typedef struct gpu_config {
     gpu_cache_config l1d, l1c, l1t;
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */
     uint32_t l1d_sat_missq_slack;
+    uint32_t lsu_reexec_queue;                /* re-execution queue entries, 0 = blocking LSU */
 
     /* memory below L1 (simple backend until the memory-system stage) */
     uint32_t mem_latency;                     /* core cycles, request to reply */

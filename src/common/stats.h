@@ -62,6 +62,11 @@ typedef struct gpu_kernel_stats {
 
     uint64_t slots[GPU_SLOT_COUNT];  /* summed over all schedulers */
     uint64_t lsu_stall_cycles;       /* LSU could not accept/proceed (back-pressure) */
+    /* the LSU re-execution queue and L1 admission (lsu.reexec_queue, l1_admit) */
+    uint64_t reexec_parked;          /* requests parked in the queue */
+    uint64_t reexec_retries;         /* retries of parked requests that failed again */
+    uint64_t reexec_full_cycles;     /* queue full: the LSU served only the queue */
+    uint64_t l1_nacks;               /* misses the policy refused (l1_admit) */
     uint64_t shmem_accesses, shmem_conflict_cycles;
     uint64_t gmem_transactions;      /* global/local transactions after coalescing */
     gpu_cache_stats l1d, l1c, l1t;

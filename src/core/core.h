@@ -82,6 +82,7 @@ typedef struct core_warp {
     uint32_t sb_n;
     uint32_t pending_loads;
     uint32_t pending_stores;  /* store instructions not yet handed to L1 */
+    uint32_t reexec_n;    /* its requests parked in the re-execution queue */
     bool     ll_stalled;  /* waits on a load (WS_EV_LL_STALL sent) */
     uint32_t ivl;         /* barrier intervals completed (oracle counts) */
     uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
@@ -126,6 +127,15 @@ typedef struct core_lsu {
     core_tx  tx[CORE_MAX_TX];
 } core_lsu;
 
+/* a request parked in the LSU re-execution queue (Mascar §2.7): the
+   transaction with everything needed to finish it later */
+typedef struct core_reexec {
+    core_tx  tx;
+    uint32_t warp, load, pc;  /* load = CORE_NONE for stores */
+    uint64_t parked;
+    uint32_t retries;
+} core_reexec;
+
 /* one warp scheduler unit: the slots assigned to it (ascending) */
 typedef struct core_sched {
     uint32_t ncand;
@@ -169,6 +179,9 @@ typedef struct core_sm {
     uint32_t nunits[GPU_UNIT_COUNT];
 
     core_lsu lsu;
+    core_reexec *rq;              /* re-execution queue, oldest first */
+    uint32_t rq_n, rq_cap;        /* rq_cap = lsu.reexec_queue (0: none) */
+    ws_reexec_entry *rq_view;     /* the policy's view of it */
     core_load *loads;
     uint32_t nloads, load_free;
     mem_l1 *l1[CORE_C_COUNT];
@@ -221,6 +234,12 @@ void core_sm_abort(core_sm *sm);
 void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
 /* The policy's view of the SM for tick and events (sched = WS_NO_SCHED). */
 ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle);
+/* The policy's L1D admission of a request about to send a new request
+   below (true when the policy has no l1_admit). */
+bool core_policy_l1_admit(core_sm *sm, const ws_l1_request *r, uint64_t cycle);
+/* Which parked request retries now: an index into sm->rq, or -1 (the
+   oldest when the policy has no reexec_pick). */
+int core_policy_reexec_pick(core_sm *sm, uint64_t cycle);
 void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle);
 
 /* scoreboard.c */

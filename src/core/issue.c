@@ -50,6 +50,10 @@ static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *
     }
     if (ui->kind == CORE_K_MEM) {
         if (sm->lsu.busy) return WS_STALL_UNIT;        /* the LSU ticks: not idle */
+        /* one memory instruction per warp in the re-execution queue (Mascar
+           §2.7: keeps a store and a later load of the warp in order); the
+           LSU-side wait is a unit stall, re-checked every cycle */
+        if (w->reexec_n) return WS_STALL_UNIT;
         if (ui->is_load && !core_lsu_can_take_load(sm, w)) return WS_STALL_SCOREBOARD;
     } else if (ui->unit != CORE_UNIT_NONE && issue_unit(sm, ui->unit, cycle, wake) < 0) {
         return WS_STALL_UNIT;
@@ -212,6 +216,7 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
         issue_view_next(sm, w, v, cycle);
         v->issued = w->issued;
         v->pending_loads = w->pending_loads;
+        v->reexec_entries = w->reexec_n;
         v->last_issue = w->last_issue;
     }
     return any;

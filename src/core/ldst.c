@@ -20,6 +20,7 @@
 ** lay it out, so uniform local accesses coalesce.
 */
 #include "core.h"
+#include <string.h>
 
 static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -190,82 +191,180 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
 /* Working                                                             */
 /* ------------------------------------------------------------------ */
 
-/* An event about the LSU's current instruction (or, for evictions, about
-   line `addr` owned by `warp`). */
-static void lsu_event(core_sm *sm, int kind, uint32_t warp, uint64_t addr, uint64_t cycle)
+/* An event about an access of instruction `pc` of `warp` (or, for
+   evictions, about line `addr` owned by `warp`: pc = CORE_NO_PC). */
+static void lsu_event(core_sm *sm, int kind, uint32_t warp, uint32_t pc, uint64_t addr,
+                      uint64_t cycle)
 {
-    const core_lsu *lsu = &sm->lsu;
     ws_sched_event e = CORE_EVENT(kind);
     e.warp = warp;
     e.addr = addr;
-    if (kind != WS_EV_L1_EVICT && lsu->pc < sm->launch->mod->nuops) {
-        e.pc = lsu->pc;
-        e.space = sm->ui[lsu->pc].space;
-        e.mem = sm->ui[lsu->pc].mem;
+    if (pc < sm->launch->mod->nuops) {
+        e.pc = pc;
+        e.space = sm->ui[pc].space;
+        e.mem = sm->ui[pc].mem;
     }
     core_sm_event(sm, &e, cycle);
+}
+
+/* A store instruction of `w` is wholly in the L1's hands. */
+static void lsu_store_done(core_warp *w)
+{
+    if (w->pending_stores) w->pending_stores--;
 }
 
 static void lsu_finish(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
+    core_warp *w = &sm->warps[lsu->warp];
     lsu->busy = false;
-    if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE
-        && sm->warps[lsu->warp].pending_stores)
-        sm->warps[lsu->warp].pending_stores--;
+    /* a store with parked requests is done when the last of them is */
+    if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE && !w->reexec_n)
+        lsu_store_done(w);
     if (lsu->load == CORE_NONE) return;
     core_load *ld = &sm->loads[lsu->load];
     ld->all_sent = true;
     if (!ld->outstanding) load_complete(sm, lsu->load, cycle);
 }
 
+/* One access of a request of instruction `pc` of `warp` (load record
+   `load` or CORE_NONE).  The policy's admission is asked first for an
+   L1D access that would send a new request below.  MEM_L1_FAIL: nothing
+   happened (*nack tells a refusal by the policy from a reservation fail);
+   otherwise the result is accounted: load records, events. */
+static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t load,
+                      uint32_t pc, bool retry, bool *nack, uint64_t cycle)
+{
+    mem_l1 *l1 = sm->l1[tx->cache];
+    *nack = false;
+    if (tx->cache == CORE_C_L1D && sm->wp && sm->wp->l1_admit
+        && mem_l1_would_send(l1, tx->kind, tx->addr)) {
+        ws_l1_request q = { .warp = warp, .uid = sm->warps[warp].uid, .pc = pc,
+                            .mem = tx->kind == MEM_WRITE ? WS_MEM_STORE
+                                 : tx->kind == MEM_ATOMIC ? WS_MEM_ATOMIC : WS_MEM_LOAD,
+                            .addr = tx->addr, .from_reexec = retry };
+        if (!core_policy_l1_admit(sm, &q, cycle)) {
+            sm->st->l1_nacks++;
+            *nack = true;
+            return MEM_L1_FAIL;
+        }
+    }
+    mem_l1_evict ev;
+    int r = mem_l1_access(l1, tx->kind, tx->addr, warp, load, &ev);
+    /* allocate-on-miss evicts when the miss is sent, as fills do below */
+    if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
+        lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);
+    if (r == MEM_L1_FAIL) return r;
+    core_load *ld = load != CORE_NONE ? &sm->loads[load] : NULL;
+    switch (r) {
+    case MEM_L1_HIT:
+        if (ld) ld->ready = umax(ld->ready, cycle + mem_l1_hit_latency(l1) - 1);
+        if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_HIT, warp, pc, tx->addr, cycle);
+        break;
+    case MEM_L1_MISS: case MEM_L1_MERGED:
+        if (ld && tx->kind == MEM_READ && !retry) ld->outstanding++;
+        if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_MISS, warp, pc, tx->addr, cycle);
+        break;
+    default: /* SENT: stores go on alone; atomics return to their load */
+        if (ld && tx->kind == MEM_ATOMIC && !retry) ld->outstanding++;
+        break;
+    }
+    /* every store the L1D took (CCWS drops the line's victim tag) */
+    if (tx->cache == CORE_C_L1D && tx->kind == MEM_WRITE)
+        lsu_event(sm, WS_EV_L1_STORE, warp, pc, tx->addr, cycle);
+    return r;
+}
+
+/* ---- the re-execution queue (lsu.reexec_queue > 0) ---------------- */
+
+/* Park the LSU's current request at the queue's tail.  A parked read or
+   atomic counts as outstanding for its load until it is accepted. */
+static void rq_park(core_sm *sm, uint64_t cycle)
+{
+    core_lsu *lsu = &sm->lsu;
+    const core_tx *tx = &lsu->tx[lsu->next];
+    sm->rq[sm->rq_n++] = (core_reexec){ .tx = *tx, .warp = lsu->warp, .load = lsu->load,
+                                        .pc = lsu->pc, .parked = cycle };
+    if (lsu->load != CORE_NONE && tx->kind != MEM_WRITE) sm->loads[lsu->load].outstanding++;
+    sm->warps[lsu->warp].reexec_n++;
+    sm->st->reexec_parked++;
+    lsu_event(sm, WS_EV_REEXEC_PARK, lsu->warp, lsu->pc, tx->addr, cycle);
+}
+
+/* Retry the parked request the policy picks: accepted, it leaves the
+   queue (a hit completes its part of the load now); refused, it goes
+   back to the tail. */
+static void rq_serve(core_sm *sm, uint64_t cycle)
+{
+    int i = core_policy_reexec_pick(sm, cycle);
+    if (i < 0) return;
+    core_reexec e = sm->rq[i];
+    memmove(&sm->rq[i], &sm->rq[i + 1], (sm->rq_n - (uint32_t)i - 1) * sizeof *sm->rq);
+    sm->rq_n--;
+    bool nack;
+    int r = lsu_access(sm, &e.tx, e.warp, e.load, e.pc, true, &nack, cycle);
+    if (r == MEM_L1_FAIL) {
+        e.retries++;
+        sm->st->reexec_retries++;
+        sm->rq[sm->rq_n++] = e;
+        return;
+    }
+    core_warp *w = &sm->warps[e.warp];
+    w->reexec_n--;
+    if (e.tx.kind == MEM_WRITE && !w->reexec_n) lsu_store_done(w);
+    if (r == MEM_L1_HIT && e.load != CORE_NONE)
+        load_tx_done(sm, e.load, sm->loads[e.load].ready, cycle);
+    w->recheck = 0;         /* its next memory instruction may issue now */
+    if (w->finished && !w->reexec_n) core_warp_finish(sm, w, cycle);
+}
+
+/*
+** One LSU cycle.  Blocking LSU (no queue): the current request is retried
+** until the L1 takes it.  With the queue (Mascar §2.7): a refused request
+** is parked and the LSU moves on; parked requests are retried when the
+** LSU has no new request, or only they are served while the queue is
+** full.  A queue with entries keeps the SM out of idle-cycle skipping:
+** which entry retries next depends on the cycle.
+*/
 void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
-    if (!lsu->busy) return;
+    if (sm->rq_n) sm->active = true;
+    if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
+        sm->st->reexec_full_cycles++;
+        rq_serve(sm, cycle);
+        return;
+    }
+    if (!lsu->busy) {
+        rq_serve(sm, cycle);
+        return;
+    }
     if (lsu->shmem_cycles) {
         sm->active = true;
         if (--lsu->shmem_cycles == 0 && lsu->next == lsu->ntx) lsu_finish(sm, cycle);
         return;
     }
-    core_tx *tx = &lsu->tx[lsu->next];
-    mem_l1 *l1 = sm->l1[tx->cache];
-    uint32_t token = lsu->load;
-    mem_l1_evict ev;
-    int r = mem_l1_access(l1, tx->kind, tx->addr, lsu->warp, token, &ev);
-    core_load *ld = token != CORE_NONE ? &sm->loads[token] : NULL;
-    /* allocate-on-miss evicts when the miss is sent, as fills do below */
-    if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
-        lsu_event(sm, WS_EV_L1_EVICT, ev.owner, ev.line, cycle);
+    const core_tx *tx = &lsu->tx[lsu->next];
+    bool nack;
+    int r = lsu_access(sm, tx, lsu->warp, lsu->load, lsu->pc, false, &nack, cycle);
+    if (r == MEM_L1_FAIL && sm->rq_cap) {
+        rq_park(sm, cycle);
+        r = MEM_L1_SENT;        /* the LSU is free of it */
+    }
     if (r != MEM_L1_FAIL) {
         lsu->blocked = false;
         sm->active = true;
-    }
-    switch (r) {
-    case MEM_L1_FAIL:
-        /* not progress: only a reply or a send below can unblock it, so
-           the cycle loop may skip ahead (core_sm_account_skip counts on) */
-        /* told once per blocked episode, so skipped retries need no events */
-        if (!lsu->blocked) lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, tx->addr, cycle);
-        lsu->blocked = true;
-        sm->st->lsu_stall_cycles++;
+        if (++lsu->next == lsu->ntx) lsu_finish(sm, cycle);
         return;
-    case MEM_L1_HIT:
-        if (ld) ld->ready = umax(ld->ready, cycle + mem_l1_hit_latency(l1) - 1);
-        if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_HIT, lsu->warp, tx->addr, cycle);
-        break;
-    case MEM_L1_MISS: case MEM_L1_MERGED:
-        if (ld && tx->kind == MEM_READ) ld->outstanding++;
-        if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_MISS, lsu->warp, tx->addr, cycle);
-        break;
-    default: /* SENT: stores go on alone; atomics return to their load */
-        if (ld && tx->kind == MEM_ATOMIC) ld->outstanding++;
-        break;
     }
-    /* every store the L1D took (CCWS drops the line's victim tag) */
-    if (tx->cache == CORE_C_L1D && tx->kind == MEM_WRITE)
-        lsu_event(sm, WS_EV_L1_STORE, lsu->warp, tx->addr, cycle);
-    if (++lsu->next == lsu->ntx) lsu_finish(sm, cycle);
+    /* not progress: only a reply or a send below can unblock a reservation
+       fail, so the cycle loop may skip ahead (core_sm_account_skip counts
+       on); a policy's refusal may lift any cycle */
+    if (nack) sm->active = true;
+    /* told once per blocked episode, so skipped retries need no events */
+    if (!lsu->blocked) lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, lsu->pc, tx->addr, cycle);
+    lsu->blocked = !nack;
+    sm->st->lsu_stall_cycles++;
 }
 
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
@@ -280,5 +379,5 @@ void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
     for (uint32_t i = 0; i < n; i++)
         if (tokens[i] < sm->nloads) load_tx_done(sm, tokens[i], ready, cycle);
     if (ev.valid && rep->src == CORE_C_L1D && ev.owner < sm->nwarps)
-        lsu_event(sm, WS_EV_L1_EVICT, ev.owner, ev.line, cycle);
+        lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);
 }

@@ -42,6 +42,12 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (cc[c]->mshr_merge > merge) merge = cc[c]->mshr_merge;
     sm->tokbuf = calloc(merge + 1, sizeof *sm->tokbuf);
+    sm->rq_cap = cfg->lsu_reexec_queue;
+    if (sm->rq_cap) {
+        sm->rq = calloc(sm->rq_cap, sizeof *sm->rq);
+        sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
+        if (!sm->rq || !sm->rq_view) return -1;
+    }
     if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->fview || !sm->loads
         || !sm->tokbuf)
         return -1;
@@ -131,6 +137,8 @@ void core_sm_free(core_sm *sm)
     free(sm->fview);
     free(sm->loads);
     free(sm->tokbuf);
+    free(sm->rq);
+    free(sm->rq_view);
     free(sm);
 }
 
@@ -144,6 +152,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->fault = false;
     sm->saturated = false;
     sm->lsu.busy = false;
+    sm->rq_n = 0;
     /* load records: all free */
     for (uint32_t i = 0; i < sm->nloads; i++)
         sm->loads[i].next_free = i + 1 < sm->nloads ? i + 1 : CORE_NONE;
@@ -177,7 +186,31 @@ ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
                             .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
                             .warps = sm->view, .live_warps = sm->live_warps,
                             .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
+                            .reexec_used = sm->rq_n, .reexec_size = sm->rq_cap,
                             .kernel = sm->kinfo };
+}
+
+bool core_policy_l1_admit(core_sm *sm, const ws_l1_request *r, uint64_t cycle)
+{
+    if (!sm->wp || !sm->wp->l1_admit) return true;
+    ws_sched_view v = core_sm_view(sm, cycle);
+    return sm->wp->l1_admit(sm->wst, &v, r);
+}
+
+int core_policy_reexec_pick(core_sm *sm, uint64_t cycle)
+{
+    if (!sm->rq_n) return -1;
+    if (!sm->wp || !sm->wp->reexec_pick) return 0;
+    for (uint32_t i = 0; i < sm->rq_n; i++) {
+        const core_reexec *e = &sm->rq[i];
+        sm->rq_view[i] = (ws_reexec_entry){ .warp = e->warp, .uid = sm->warps[e->warp].uid,
+                                            .pc = e->pc, .remaining = 1, .parked = e->parked,
+                                            .retries = e->retries };
+    }
+    ws_reexec_view q = { .n = sm->rq_n, .e = sm->rq_view };
+    ws_sched_view v = core_sm_view(sm, cycle);
+    int i = sm->wp->reexec_pick(sm->wst, &v, &q);
+    return i >= 0 && (uint32_t)i < sm->rq_n ? i : -1;
 }
 
 void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle)
@@ -332,7 +365,7 @@ static void sm_cta_done(core_sm *sm, uint32_t cs, uint64_t cycle)
    back, and the CTA's resources when its last warp leaves. */
 void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
 {
-    if (w->pending_loads || !w->ew) return;
+    if (w->pending_loads || w->reexec_n || !w->ew) return;
     uint32_t cs = w->cta_slot;
     ws_sched_event e = CORE_EVENT(WS_EV_WARP_DONE);
     e.warp = w->slot;
@@ -363,6 +396,7 @@ void core_sm_abort(core_sm *sm)
     sm->live_ctas = sm->live_warps = 0;
     sm->used_threads = sm->used_regs = sm->used_shmem = 0;
     sm->lsu.busy = false;
+    sm->rq_n = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,7 +443,7 @@ void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 
 bool core_sm_idle(const core_sm *sm)
 {
-    if (sm->live_warps || sm->live_ctas || sm->lsu.busy) return false;
+    if (sm->live_warps || sm->live_ctas || sm->lsu.busy || sm->rq_n) return false;
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!mem_l1_idle(sm->l1[c])) return false;
     return true;

@@ -214,6 +214,10 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     close_obj(r);
     put_f(r, "issue_slot_utilization", ratio(k->slots[GPU_SLOT_ISSUED], slots));
     put_u64(r, "lsu_stall_cycles", k->lsu_stall_cycles);
+    put_u64(r, "reexec_parked", k->reexec_parked);
+    put_u64(r, "reexec_retries", k->reexec_retries);
+    put_u64(r, "reexec_full_cycles", k->reexec_full_cycles);
+    put_u64(r, "l1_nacks", k->l1_nacks);
     put_u64(r, "shmem_accesses", k->shmem_accesses);
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
@@ -311,6 +315,10 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->bar_insns += k->bar_insns;
     for (int i = 0; i < GPU_SLOT_COUNT; i++) s->slots[i] += k->slots[i];
     s->lsu_stall_cycles += k->lsu_stall_cycles;
+    s->reexec_parked += k->reexec_parked;
+    s->reexec_retries += k->reexec_retries;
+    s->reexec_full_cycles += k->reexec_full_cycles;
+    s->l1_nacks += k->l1_nacks;
     s->shmem_accesses += k->shmem_accesses;
     s->shmem_conflict_cycles += k->shmem_conflict_cycles;
     s->gmem_transactions += k->gmem_transactions;

@@ -200,6 +200,14 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
     return MEM_L1_SENT;
 }
 
+bool mem_l1_would_send(const mem_l1 *l, int kind, uint64_t addr)
+{
+    if (kind == MEM_ATOMIC) return true;
+    bool hit = l->cfg.enabled && mem_cache_probe(&l->tags, addr) >= 0;
+    if (kind == MEM_WRITE && !(l->cfg.write_back && l->cfg.enabled)) return true;
+    return !hit && mem_mshr_find(&l->mshr, mem_cache_line_addr(&l->tags, addr)) < 0;
+}
+
 void mem_l1_repeat_fail(mem_l1 *l, uint64_t n)
 {
     l->st.reservation_fails += n;

@@ -84,5 +84,9 @@ const gpu_cache_stats *mem_l1_stats(const mem_l1 *l);
 gpu_cache_stats *mem_l1_stats_mut(mem_l1 *l);
 uint32_t mem_l1_line_bytes(const mem_l1 *l);
 uint32_t mem_l1_hit_latency(const mem_l1 *l);
+/* Would this access send a new request below (a read miss with no MSHR
+   for its line, a write-through store, an atomic)?  No side effects: the
+   question an admission policy is asked before the miss takes an MSHR. */
+bool mem_l1_would_send(const mem_l1 *l, int kind, uint64_t addr);
 
 #endif /* WS_MEM_L1_H */
