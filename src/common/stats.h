@@ -119,6 +119,10 @@ typedef struct gpu_kernel_stats {
         uint64_t dram_activates, dram_precharges, dram_col_cmds;
         uint64_t dram_bank_busy_sum, dram_any_bank_busy_cycles, dram_bus_busy_cycles;
         uint64_t dram_queue_lat_sum, dram_queue_lat_count, dram_service_lat_sum;
+        /* memory-side prefetching (dram_prefetch): reads issued, lines
+           installed in L2, demand misses merged into them in flight,
+           demand hits on prefetched lines (each line once) */
+        uint64_t dram_prefetch_reads, l2_prefetch_fills, l2_prefetch_merges, l2_prefetch_hits;
         uint64_t dram_max_queue;        /* sum over channels of the most requests queued
                                            at once since the GPU was built (not per kernel) */
 

@@ -75,7 +75,10 @@ static uint32_t sb_in_flight(const void *impl) { return mem_backend_in_flight(im
 static bool sb_refusing(const void *impl) { return mem_backend_full(impl); }
 static void sb_skipped(void *impl, uint64_t n, uint32_t w) { (void)impl; (void)n; (void)w; }
 static void sb_stats(const void *impl, gpu_mem_stats *o) { (void)impl; memset(o, 0, sizeof *o); }
-static void sb_begin(void *impl) { (void)impl; }
+static void sb_kernel(void *impl, const ws_launch_info *k, bool begin)
+{
+    (void)impl; (void)k; (void)begin;     /* no memory-side policies */
+}
 static void sb_free(void *impl) { mem_backend_free(impl); }
 static void sb_dump(const void *impl, char *buf, size_t len)
 {
@@ -90,7 +93,7 @@ static mem_lower gpu_simple_lower(mem_backend *be)
     return (mem_lower){ .impl = be, .port = sb_port, .recv = sb_recv, .advance = sb_advance,
                         .run_until = sb_run_until, .in_flight = sb_in_flight,
                         .refusing = sb_refusing, .skipped = sb_skipped, .stats = sb_stats,
-                        .begin_kernel = sb_begin, .dump = sb_dump, .free = sb_free };
+                        .kernel = sb_kernel, .dump = sb_dump, .free = sb_free };
 }
 
 static uint64_t gpu_warp_uid(const gpu *g, const emu_warp *ew)
@@ -165,8 +168,9 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
     }
     if (strcmp(c->memory_model, "full") == 0) {
         mem_warp_info info = { .ctx = g, .get = gpu_warp_progress };
-        mem_sys *ms = mem_sys_new(c, g->nsm, g->pol.dram, &g->pol.params[WS_KIND_DRAM], info,
-                                  err, errlen);
+        mem_sys *ms = mem_sys_new(c, g->nsm, g->pol.dram, &g->pol.params[WS_KIND_DRAM],
+                                  g->pol.dram_prefetch, &g->pol.params[WS_KIND_DRAM_PREFETCH],
+                                  info, err, errlen);
         if (!ms) return -1;
         g->mem = mem_sys_lower(ms);
     } else {
@@ -625,7 +629,7 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     gpu_mem_stats mem0;
     g->launch = l;
     g->warps_per_cta = k.warps_per_cta;
-    g->mem.begin_kernel(g->mem.impl);
+    g->mem.kernel(g->mem.impl, &k.info, true);
     g->mem.stats(g->mem.impl, &mem0);
     const ws_cta_map_ops *cm = g->pol.cta_map;
     if (cm && cm->kernel_begin) cm->kernel_begin(g->cta_map_st, &k.info);
@@ -639,6 +643,7 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
         core_sm_end_kernel(g->sms[i], g->cycle);
     }
     if (cm && cm->kernel_end) cm->kernel_end(g->cta_map_st, &k.info);
+    g->mem.kernel(g->mem.impl, &k.info, false);
     st->cycles = g->cycle - st->start_cycle;
     gpu_collect(g, st);
     st->mem_requests = g->requests - req0;

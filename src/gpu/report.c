@@ -188,6 +188,10 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_f(r, "dram_avg_queue_latency", ratio(m->dram_queue_lat_sum, m->dram_queue_lat_count));
     put_f(r, "dram_avg_service_latency", ratio(m->dram_service_lat_sum, m->dram_queue_lat_count));
     put_u64(r, "dram_max_queue", m->dram_max_queue);
+    put_u64(r, "dram_prefetch_reads", m->dram_prefetch_reads);
+    put_u64(r, "L2_prefetch_fills", m->l2_prefetch_fills);
+    put_u64(r, "L2_prefetch_merges", m->l2_prefetch_merges);
+    put_u64(r, "L2_prefetch_hits", m->l2_prefetch_hits);
     close_obj(r);
 }
 
@@ -299,6 +303,10 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->dram_queue_lat_sum += m->dram_queue_lat_sum;
     d->dram_queue_lat_count += m->dram_queue_lat_count;
     d->dram_service_lat_sum += m->dram_service_lat_sum;
+    d->dram_prefetch_reads += m->dram_prefetch_reads;
+    d->l2_prefetch_fills += m->l2_prefetch_fills;
+    d->l2_prefetch_merges += m->l2_prefetch_merges;
+    d->l2_prefetch_hits += m->l2_prefetch_hits;
     /* a high-water mark since the GPU was built, and machine constants */
     if (m->dram_max_queue > d->dram_max_queue) d->dram_max_queue = m->dram_max_queue;
     if (m->n_channels) d->n_channels = m->n_channels;

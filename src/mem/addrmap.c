@@ -143,6 +143,34 @@ static uint64_t gather(uint64_t addr, uint64_t mask)
     return v;
 }
 
+/* The inverse of gather: the low bits of `v` put at `mask`'s bits, the
+   first (most significant) mask bit taking v's top bit. */
+static uint64_t scatter(uint64_t v, uint64_t mask)
+{
+    uint64_t out = 0;
+    int k = __builtin_popcountll(mask);
+    for (int b = 63; b >= 0; b--)
+        if (mask >> b & 1) {
+            k--;
+            if (v >> k & 1) out |= 1ull << b;
+        }
+    return out;
+}
+
+uint64_t mem_addrmap_compose(const mem_addrmap *m, const mem_addr_loc *loc)
+{
+    uint64_t a = scatter(loc->bank, m->mask[MEM_AF_BANK]) | scatter(loc->row, m->mask[MEM_AF_ROW])
+               | scatter(loc->col, m->mask[MEM_AF_COL])
+               | scatter(loc->col_byte, m->mask[MEM_AF_BURST]);
+    if (m->dramid_pos >= 0) {
+        uint32_t pos = (uint32_t)m->dramid_pos;
+        uint64_t low = pos ? a & ((1ull << pos) - 1) : 0;
+        return (((a >> pos) * m->n_channels + loc->channel) << pos) | low;
+    }
+    if (m->bits[MEM_AF_CHANNEL] > 0) a |= scatter(loc->channel, m->mask[MEM_AF_CHANNEL]);
+    return a;
+}
+
 void mem_addrmap_decode(const mem_addrmap *m, uint64_t addr, mem_addr_loc *out)
 {
     uint64_t a = addr;

@@ -63,6 +63,15 @@ typedef struct mem_addr_loc {
 int mem_addrmap_parse(mem_addrmap *m, const char *text, uint32_t n_channels, uint32_t n_sub,
                       char *err, size_t errlen);
 void mem_addrmap_decode(const mem_addrmap *m, uint64_t addr, mem_addr_loc *out);
+/* The inverse: the address of `loc`'s channel, bank, row, col and
+   col_byte ('0' bits zero); decode(compose(l)) == l for every field the
+   map can hold.  Memory-side prefetchers name lines this way. */
+uint64_t mem_addrmap_compose(const mem_addrmap *m, const mem_addr_loc *loc);
+/* Bytes of one DRAM row as the map lays it out: 2^(C + S bits). */
+static inline uint64_t mem_addrmap_row_bytes(const mem_addrmap *m)
+{
+    return 1ull << (m->bits[MEM_AF_COL] + m->bits[MEM_AF_BURST]);
+}
 /* Banks the map can name (2^bits of B). */
 static inline uint32_t mem_addrmap_banks(const mem_addrmap *m)
 {

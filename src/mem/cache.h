@@ -27,6 +27,7 @@ typedef struct mem_cache_line {
     uint32_t owner;       /* warp slot that touched it last, or that allocated it
                              (keep_owner) */
     bool     valid, dirty;
+    bool     prefetched;  /* L2: brought by a prefetch, no demand access yet */
     bool     reserved;    /* allocate-on-miss: way held for an outstanding miss
                              (not valid, `tag` is the line awaited) */
 } mem_cache_line;

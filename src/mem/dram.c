@@ -50,6 +50,7 @@ typedef struct dram_slot {          /* one queued request */
     uint64_t arrival;
     uint32_t bank, row;
     uint32_t ncol;                  /* column commands still to issue */
+    uint32_t line;                  /* line index within its row (prefetcher events) */
     int32_t  next;                  /* next in its bank's list or in the free list */
     bool     started;               /* first command issued */
 } dram_slot;
@@ -67,6 +68,9 @@ typedef struct dram_bank {
     uint32_t row;
     uint32_t group;
     uint64_t next_act, next_pre, next_col;
+    uint32_t nq_open;               /* queued requests to the open row */
+    uint64_t last_act;              /* cycle of the last activate */
+    bool     pf_done;               /* the prefetcher is done with this activation */
     bool     busy;                  /* for bank-level parallelism */
     uint64_t busy_end;              /* UINT64_MAX while the end is not known */
 } dram_bank;
@@ -89,6 +93,12 @@ struct mem_dram {
     uint32_t cap, nqueued, limit;
     int32_t  free_head;
     ws_dram_req_view *view;         /* scratch, cap entries */
+    ws_dram_bank_view *bview;       /* nbanks entries */
+    /* memory-side prefetcher (dram_prefetch; NULL = none) */
+    const ws_dram_prefetch_ops *pf;
+    void    *pf_st;
+    mem_prefetch_sink sink;
+    uint32_t line_bytes, row_lines, sbits, pf_rr;
     int32_t  *view_slot;
     dram_bank *banks;
     uint64_t *group_next_col;
@@ -234,8 +244,9 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
     d->info = info;
 
     d->banks = calloc(g.nbanks, sizeof *d->banks);
+    d->bview = calloc(g.nbanks, sizeof *d->bview);
     d->group_next_col = calloc(g.ngroups, sizeof *d->group_next_col);
-    if (!d->banks || !d->group_next_col || grow_slots(d, g.queue) < 0)
+    if (!d->banks || !d->bview || !d->group_next_col || grow_slots(d, g.queue) < 0)
         goto fail;
     for (uint32_t b = 0; b < g.nbanks; b++) {
         d->banks[b].head = d->banks[b].tail = d->banks[b].cur = -1;
@@ -258,6 +269,7 @@ void mem_dram_free(mem_dram *d)
     free(d->view);
     free(d->view_slot);
     free(d->banks);
+    free(d->bview);
     free(d->group_next_col);
     free(d->fifo);
     free(d);
@@ -343,8 +355,10 @@ void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
     s->ncol = r->bytes > d->col_bytes ? (r->bytes + d->col_bytes - 1) / d->col_bytes : 1;
     s->next = -1;
     s->started = false;
+    s->line = d->line_bytes ? (uint32_t)(((loc.col << d->sbits) | loc.col_byte) / d->line_bytes) : 0;
 
     dram_bank *b = &d->banks[s->bank];
+    if (b->open && b->row == s->row) b->nq_open++;
     if (b->tail >= 0)
         d->slots[b->tail].next = i;
     else
@@ -435,6 +449,33 @@ void mem_dram_stats_add(mem_dram_stats *sum, const mem_dram_stats *s)
 /* Scheduling: a free bank picks one of its requests                   */
 /* ------------------------------------------------------------------ */
 
+/* What the policies see of the channel's banks (demand = queued or
+   committed requests). */
+static ws_dram_view dram_view(mem_dram *d, uint64_t now)
+{
+    for (uint32_t i = 0; i < d->nbanks; i++) {
+        const dram_bank *b = &d->banks[i];
+        bool cur_open = b->cur >= 0 && b->open && d->slots[b->cur].row == b->row;
+        d->bview[i] = (ws_dram_bank_view){ .open = b->open, .row = b->row,
+            .demand = b->nq + (b->cur >= 0), .demand_open_row = b->nq_open + cur_open,
+            .last_activate = b->last_act };
+    }
+    return (ws_dram_view){ .cycle = now, .channel = d->channel, .nbanks = d->nbanks,
+                           .banks = d->bview, .queue_used = d->nqueued, .queue_size = d->limit,
+                           .row_lines = d->row_lines };
+}
+
+/* Tell the prefetcher about a command. */
+static void pf_event(mem_dram *d, int kind, uint32_t bank, uint32_t row, uint32_t line,
+                     bool prefetch, uint64_t now)
+{
+    if (!d->pf || !d->pf->on_event) return;
+    ws_dram_view v = dram_view(d, now);
+    ws_dram_event e = { .kind = kind, .bank = bank, .row = row, .line = line,
+                        .prefetch = prefetch };
+    d->pf->on_event(d->pf_st, &v, &e);
+}
+
 /* Ask the policy to choose among bank `bi`'s queue; commit to the choice.
    Every candidate is `ready`: the bank is free to start a new access now
    (specs/fetch-dram.md 2.2: "applied per bank when the bank can start a
@@ -461,7 +502,9 @@ static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
             d->info.get(d->info.ctx, &s->r, &v->warp_retired, &v->warp_remaining);
         d->view_slot[n++] = i;
     }
-    ws_dram_view view = { .cycle = now, .channel = d->channel, .nreqs = n, .reqs = d->view };
+    ws_dram_view view = dram_view(d, now);
+    view.nreqs = n;
+    view.reqs = d->view;
     int k = d->ops->pick ? d->ops->pick(d->ops_state, &view) : 0;
     if (k < 0 || (uint32_t)k >= n)
         return false;
@@ -476,6 +519,7 @@ static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
         b->tail = prev;
     b->nq--;
     b->cur = chosen;
+    if (b->open && b->row == d->slots[chosen].row) b->nq_open--;
 
     uint32_t row = d->slots[chosen].row;
     if (!b->open)
@@ -558,18 +602,29 @@ static void issue(mem_dram *d, uint32_t bi, int cmd, uint64_t t)
     case CMD_ACT:
         b->open = true;
         b->row = s->row;
+        b->last_act = t;
+        b->pf_done = false;
+        b->nq_open = 0;
+        for (int32_t i = b->head; i >= 0; i = d->slots[i].next)
+            b->nq_open += d->slots[i].row == b->row;
         b->next_col = t + d->tRCD;
         b->next_pre = t + d->tRAS;
         b->next_act = t + d->tRC;
         d->next_act_any = t + d->tRRD;
         d->st.activates++;
+        pf_event(d, WS_DRAM_EV_ACTIVATE, bi, b->row, 0, false, t);
         break;
     case CMD_PRE:
         b->open = false;
+        b->nq_open = 0;
         b->next_act = max_u64(b->next_act, t + d->tRP);
         d->st.precharges++;
+        pf_event(d, WS_DRAM_EV_PRECHARGE, bi, b->row, 0, false, t);
         break;
     default:
+        if (d->pf)
+            pf_event(d, s->r.kind == MEM_READ ? WS_DRAM_EV_READ : WS_DRAM_EV_WRITE, bi, s->row,
+                     s->line, false, t);
         issue_col(d, bi, t);
         break;
     }
@@ -587,10 +642,95 @@ static bool cmd_before(const mem_dram *d, int ca, const dram_bank *a, int cb, co
     return x->r.seq < y->r.seq;
 }
 
+/* ------------------------------------------------------------------ */
+/* Memory-side prefetching (a dram_prefetch policy)                    */
+/* ------------------------------------------------------------------ */
+
+void mem_dram_set_prefetch(mem_dram *d, const ws_dram_prefetch_ops *ops, void *st,
+                           mem_prefetch_sink sink, uint32_t line_bytes)
+{
+    d->pf = ops && ops->prefetch ? ops : NULL;
+    d->pf_st = st;
+    d->sink = sink;
+    d->line_bytes = line_bytes ? line_bytes : 128;
+    d->sbits = d->map.bits[MEM_AF_BURST];
+    uint64_t row = mem_addrmap_row_bytes(&d->map);
+    d->row_lines = (uint32_t)(row > d->line_bytes ? row / d->line_bytes : 1);
+    if (d->pf) d->wake = 0;
+}
+
+/* Earliest cycle a read column command could issue on open bank `b`. */
+static uint64_t pf_col_time(const mem_dram *d, const dram_bank *b)
+{
+    uint64_t t = max_u64(b->next_col, d->next_col_any);
+    t = max_u64(t, max_u64(d->group_next_col[b->group], d->next_rd));
+    if (d->bus_free > d->tCL) t = max_u64(t, d->bus_free - d->tCL);
+    return t;
+}
+
+/* Read line `line` of bank `bi`'s open row for the L2 (its column
+   commands back to back [I]); false when the L2 does not want it. */
+static bool pf_issue(mem_dram *d, uint32_t bi, uint32_t line, uint64_t now)
+{
+    dram_bank *b = &d->banks[bi];
+    uint64_t off = (uint64_t)line * d->line_bytes;
+    mem_addr_loc loc = { .channel = d->channel, .bank = bi, .row = b->row,
+                         .col = off >> d->sbits, .col_byte = (uint32_t)(off & ((1ull << d->sbits) - 1)) };
+    mem_req r;
+    if (!d->sink.reserve || !d->sink.reserve(d->sink.ctx, mem_addrmap_compose(&d->map, &loc), &r))
+        return false;
+    uint32_t ncol = d->line_bytes > d->col_bytes ? (d->line_bytes + d->col_bytes - 1) / d->col_bytes : 1;
+    uint64_t data_end = now + d->tCL + (uint64_t)d->burst_time * ncol;
+    d->bus_free = data_end;
+    d->next_col_any = now + (uint64_t)d->tCCD * ncol;
+    d->group_next_col[b->group] = now + (uint64_t)d->tCCDL * ncol;
+    d->next_wr = max_u64(d->next_wr, now + d->tRTW);
+    b->next_pre = max_u64(b->next_pre, now + d->tRTP);
+    d->st.col_cmds += ncol;
+    d->st.bus_busy_cycles += (uint64_t)d->burst_time * ncol;
+    d->st.prefetch_reads++;
+    fifo_put(d, &r, now, data_end);
+    pf_event(d, WS_DRAM_EV_READ, bi, b->row, line, true, now);
+    return true;
+}
+
+/*
+** A cycle without a demand command: offer each bank whose row is open and
+** has no demand left for it to the prefetcher, round robin; at most one
+** prefetch read issues.  A bank the prefetcher declines (-1) is not offered
+** again until its next activate.  Returns the cycle to look again.
+*/
+static uint64_t pf_step(mem_dram *d, uint64_t now)
+{
+    uint64_t wake = UINT64_MAX;
+    for (uint32_t k = 0; k < d->nbanks; k++) {
+        uint32_t bi = (d->pf_rr + k) % d->nbanks;
+        dram_bank *b = &d->banks[bi];
+        bool cur_open = b->cur >= 0 && d->slots[b->cur].row == b->row;
+        if (!b->open || b->pf_done || b->nq_open || cur_open) continue;
+        uint64_t t = pf_col_time(d, b);
+        if (t > now) {
+            if (t < wake) wake = t;
+            continue;
+        }
+        ws_dram_view v = dram_view(d, now);
+        int line = d->pf->prefetch(d->pf_st, &v, bi);
+        if (line < 0 || (uint32_t)line >= d->row_lines) {
+            b->pf_done = true;
+            continue;
+        }
+        d->pf_rr = (bi + 1) % d->nbanks;
+        pf_issue(d, bi, (uint32_t)line, now);
+        return now + 1;
+    }
+    return wake;
+}
+
 /*
 ** One DRAM cycle: free banks with waiting requests pick one, then one
 ** command issues on the command bus -- column commands before row
-** commands (they keep the data bus busy), then the oldest request.
+** commands (they keep the data bus busy), then the oldest request; with
+** no demand command, the prefetcher may read a line of an open row.
 */
 void mem_dram_tick(mem_dram *d, uint64_t now)
 {
@@ -624,6 +764,9 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
     if (best_cmd != CMD_NONE) {
         issue(d, best, best_cmd, now);
         wake = now + 1;
+    } else if (d->pf) {
+        uint64_t t = pf_step(d, now);
+        if (t < wake) wake = t;
     }
     d->wake = wake;
 }

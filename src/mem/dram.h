@@ -49,6 +49,7 @@ typedef struct mem_dram_stats {
     uint64_t queue_lat_count;
     uint64_t service_lat_sum;         /* arrival -> data done; count = reads + writes */
     uint64_t max_queue;               /* most requests waiting at once (summed: sum of maxima) */
+    uint64_t prefetch_reads;          /* reads a dram_prefetch policy issued */
 } mem_dram_stats;
 
 /* Check the DRAM fields of `cfg` (geometry, address map, scheduler name and
@@ -63,6 +64,18 @@ int mem_dram_check_config(const gpu_config *cfg, char *err, size_t errlen);
 mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sched_ops *ops,
                        void *ops_state, mem_warp_info info);
 void mem_dram_free(mem_dram *d);
+
+/* The L2 side of memory-side prefetching: reserve the L2 MSHR the line at
+   `addr` will fill (false: the slice holds it, fetches it already, or has
+   no free MSHR) and write into *out the request the fill must carry. */
+typedef struct mem_prefetch_sink {
+    void *ctx;
+    bool (*reserve)(void *ctx, uint64_t addr, mem_req *out);
+} mem_prefetch_sink;
+/* Give the controller a prefetcher (`ops` NULL = none; its instance `st`
+   stays the caller's); `line_bytes` = the L2 line a prefetch reads. */
+void mem_dram_set_prefetch(mem_dram *d, const ws_dram_prefetch_ops *ops, void *st,
+                           mem_prefetch_sink sink, uint32_t line_bytes);
 
 /* Room for one more request (always true in unlimited_mem mode). */
 bool mem_dram_can_accept(const mem_dram *d);

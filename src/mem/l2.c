@@ -27,6 +27,7 @@ typedef struct l2_mshr {
     uint64_t line;
     uint32_t nwait, head, tail;   /* waiters, linked through the pool */
     bool     valid;
+    bool     prefetch;            /* reserved by a memory-side prefetch */
 } l2_mshr;
 
 typedef struct l2_waiter {
@@ -58,6 +59,7 @@ struct mem_l2 {
     uint64_t last_acct;   /* MSHR occupancy summed up to this cycle */
     gpu_cache_stats st;
     uint64_t input_full;
+    mem_l2_pf_stats pf;
 };
 
 static int ring_init(l2_ring *q, uint32_t cap)
@@ -281,6 +283,18 @@ static void l2_install(mem_l2 *s, uint64_t first, uint32_t n, bool dirty, const 
     }
 }
 
+/* A demand access finds lines a prefetch brought in: count each once. */
+static void l2_count_pf_hits(mem_l2 *s, uint64_t first, uint32_t n)
+{
+    for (uint32_t k = 0; k < n && s->pf.fills; k++) {
+        int64_t idx = mem_cache_probe(&s->tags, first + (uint64_t)k * s->line);
+        if (idx >= 0 && s->tags.lines[idx].prefetched) {
+            s->tags.lines[idx].prefetched = false;
+            s->pf.hits++;
+        }
+    }
+}
+
 static bool l2_all_present(mem_l2 *s, uint64_t first, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
@@ -315,10 +329,17 @@ static void l2_do_fill(mem_l2 *s, uint64_t now)
     if (!ring_room(&s->resp, m->e[i].nwait) || !ring_room(&s->todram, nl)) return;
     mem_req fill = *f;
     ring_pop(&s->fills);
+    bool pf_only = m->e[i].prefetch && m->e[i].nwait == 0;
+    s->pf.fills += m->e[i].prefetch;
     uint32_t head = mshr_free(m, i);
     bool dirty = false;
     for (uint32_t k = head; k != L2_NIL; k = m->w[k].next) dirty |= m->w[k].r.kind != MEM_READ;
     l2_install(s, l2_first(s, &fill), nl, dirty, head != L2_NIL ? &m->w[head].r : &fill);
+    if (pf_only) {
+        /* nobody asked yet: a later demand hit shows the prefetch was useful */
+        int64_t idx = mem_cache_probe(&s->tags, l2_first(s, &fill));
+        if (idx >= 0) s->tags.lines[idx].prefetched = true;
+    }
     uint32_t k = head;
     while (k != L2_NIL) {
         uint32_t next = m->w[k].next;
@@ -352,9 +373,11 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
         s->st.accesses++;
         s->st.misses++;
         s->st.merges++;
+        s->pf.merges += m->e[i].prefetch;
         return true;
     }
     if (l2_all_present(s, first, nl)) {
+        l2_count_pf_hits(s, first, nl);
         l2_install(s, first, nl, r->kind != MEM_READ, r);   /* touches, maybe dirties */
         s->st.accesses++;
         s->st.hits++;
@@ -428,6 +451,20 @@ void mem_l2_get_stats(const mem_l2 *s, uint64_t now, gpu_cache_stats *out, uint6
     if (now > s->last_acct) out->mshr_occupancy_sum += (uint64_t)s->mshr.used * (now - s->last_acct);
     *input_full = s->input_full;
 }
+
+bool mem_l2_prefetch_reserve(mem_l2 *s, uint64_t addr, uint32_t *id)
+{
+    uint64_t first = addr / s->line * s->line;
+    if (s->perfect || mem_cache_probe(&s->tags, first) >= 0 || mshr_find(&s->mshr, first) >= 0
+        || s->mshr.used >= s->mshr.n)
+        return false;
+    int i = mshr_alloc(&s->mshr, first);
+    s->mshr.e[i].prefetch = true;
+    *id = (uint32_t)i;
+    return true;
+}
+
+void mem_l2_pf_stats_get(const mem_l2 *s, mem_l2_pf_stats *out) { *out = s->pf; }
 
 bool mem_l2_holds(const mem_l2 *s, uint64_t addr)
 {

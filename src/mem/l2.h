@@ -61,6 +61,17 @@ uint32_t mem_l2_input_len(const mem_l2 *s);
    the L2 cycles the input queue was full. */
 void mem_l2_get_stats(const mem_l2 *s, uint64_t l2_cycle, gpu_cache_stats *out,
                       uint64_t *input_full);
+/* Memory-side prefetching: reserve an MSHR for the line of `addr` with no
+   waiter (false: present, already fetched, or no free MSHR); the DRAM read
+   comes back through mem_l2_fill with r->id = *id, installs the line in
+   this slice only, and answers the demand misses that merged meanwhile. */
+bool mem_l2_prefetch_reserve(mem_l2 *s, uint64_t addr, uint32_t *id);
+typedef struct mem_l2_pf_stats {
+    uint64_t fills;       /* prefetched lines that arrived */
+    uint64_t merges;      /* demand misses that joined an in-flight prefetch */
+    uint64_t hits;        /* demand hits on a line a prefetch brought, counted once */
+} mem_l2_pf_stats;
+void mem_l2_pf_stats_get(const mem_l2 *s, mem_l2_pf_stats *out);
 /* Does the slice hold the line of `addr` (filters for prefetchers)? */
 bool mem_l2_holds(const mem_l2 *s, uint64_t addr);
 

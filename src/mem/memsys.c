@@ -46,6 +46,8 @@ typedef struct ms_smport {
 typedef struct ms_chan {
     mem_dram *d;
     void *sched_st;
+    void *pf_st;          /* the prefetcher's instance for this channel */
+    mem_sys *ms;          /* for the prefetch sink */
     uint64_t next_ev;     /* DRAM cycle of its next tick (UINT64_MAX: idle) */
     bool held;            /* `hold` popped from DRAM, its slice's fill queue full */
     mem_req hold;
@@ -59,6 +61,7 @@ struct mem_sys {
     mem_l2 **l2;
     ms_chan *ch;
     const ws_dram_sched_ops *sched;
+    const ws_dram_prefetch_ops *pf;
     ms_smport *ports;
     ms_ring *deliver;     /* per SM: replies out of the reply network */
     int64_t *blocked;     /* per SM: free flits when a send was refused, -1 */
@@ -132,6 +135,43 @@ static inline uint32_t rep_bytes(const mem_req *r)
 
 static uint32_t umax(uint32_t a, uint32_t b) { return a > b ? a : b; }
 
+/* The prefetch sink of channel `ctx`: the slice the line maps to reserves
+   an MSHR; the fill goes back to that slice like a demand fill. */
+static bool ms_pf_reserve(void *ctx, uint64_t addr, mem_req *out)
+{
+    ms_chan *ch = ctx;
+    mem_sys *ms = ch->ms;
+    uint32_t s = mem_sys_slice_of(ms, addr), id;      /* the slice demand would use */
+    if (s >= ms->nslices || !mem_l2_prefetch_reserve(ms->l2[s], addr, &id))
+        return false;
+    uint32_t line = ms->cfg.l2.line_bytes ? ms->cfg.l2.line_bytes : 128;
+    *out = (mem_req){ .addr = addr / line * line, .bytes = line, .kind = MEM_READ,
+                      .src = (uint8_t)(s % ms->nsub), .sm = UINT16_MAX, .id = id,
+                      .warp = UINT32_MAX, .warp_uid = UINT64_MAX, .seq = ms->seq++ };
+    return true;
+}
+
+/* One prefetcher instance per channel, wired to its controller. */
+static int ms_make_prefetchers(mem_sys *ms, const ws_param_values *vals, char *err,
+                               size_t errlen)
+{
+    for (uint32_t i = 0; ms->pf && i < ms->nch; i++) {
+        ms_chan *ch = &ms->ch[i];
+        ch->ms = ms;
+        ws_policy_env env = { .nsms = ms->nsm, .channel = i, .nchannels = ms->nch,
+                              .queue_size = ms->cfg.dram_queue,
+                              .banks = ms->cfg.dram_banks };
+        if (ms->pf->init && !(ch->pf_st = ms->pf->init(vals, &env))) {
+            snprintf(err, errlen, "DRAM prefetcher '%s' failed to initialise", ms->pf->name);
+            return -1;
+        }
+        mem_dram_set_prefetch(ch->d, ms->pf, ch->pf_st,
+                              (mem_prefetch_sink){ .ctx = ch, .reserve = ms_pf_reserve },
+                              ms->cfg.l2.line_bytes);
+    }
+    return 0;
+}
+
 static int ms_make_channels(mem_sys *ms, const ws_param_values *vals, mem_warp_info info,
                             char *err, size_t errlen)
 {
@@ -168,7 +208,8 @@ static uint32_t ms_max_packet(const gpu_config *c)
 }
 
 mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_ops *sched,
-                     const ws_param_values *sched_params, mem_warp_info info,
+                     const ws_param_values *sched_params, const ws_dram_prefetch_ops *pf,
+                     const ws_param_values *pf_params, mem_warp_info info,
                      char *err, size_t errlen)
 {
     mem_sys *ms = calloc(1, sizeof *ms);
@@ -215,7 +256,9 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
         return NULL;
     }
     ms->sched = sched;
-    if (ms_make_channels(ms, sched_params, info, err, errlen)) {
+    ms->pf = pf;
+    if (ms_make_channels(ms, sched_params, info, err, errlen)
+        || ms_make_prefetchers(ms, pf_params, err, errlen)) {
         mem_sys_free(ms);
         return NULL;
     }
@@ -231,6 +274,7 @@ void mem_sys_free(mem_sys *ms)
     for (uint32_t i = 0; ms->ch && i < ms->nch; i++) {
         mem_dram_free(ms->ch[i].d);
         if (ms->ch[i].sched_st && ms->sched->destroy) ms->sched->destroy(ms->ch[i].sched_st);
+        if (ms->ch[i].pf_st && ms->pf->destroy) ms->pf->destroy(ms->ch[i].pf_st);
     }
     for (uint32_t i = 0; ms->deliver && i < ms->nsm; i++) free(ms->deliver[i].v);
     free(ms->l2);
@@ -560,6 +604,14 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
     o->dram_queue_lat_count = sum.queue_lat_count;
     o->dram_service_lat_sum = sum.service_lat_sum;
     o->dram_max_queue = sum.max_queue;
+    o->dram_prefetch_reads = sum.prefetch_reads;
+    for (uint32_t s = 0; s < ms->nslices; s++) {
+        mem_l2_pf_stats pf;
+        mem_l2_pf_stats_get(ms->l2[s], &pf);
+        o->l2_prefetch_fills += pf.fills;
+        o->l2_prefetch_merges += pf.merges;
+        o->l2_prefetch_hits += pf.hits;
+    }
     o->n_channels = ms->nch;
     o->n_slices = ms->nslices;
     o->dram_peak_bytes_per_cycle = mem_dram_peak_bytes_per_cycle(&ms->cfg);
@@ -599,7 +651,22 @@ static void ml_skipped(void *impl, uint64_t n, uint32_t waiting)
     ((mem_sys *)impl)->inject_stalls += n * waiting;
 }
 
-static void ml_begin_kernel(void *impl) { ((mem_sys *)impl)->rt_max = 0; }
+/* A kernel starts (`begin`) or ended: per-kernel maxima restart, and the
+   DRAM policies of every channel hear of it. */
+static void ml_kernel(void *impl, const ws_launch_info *k, bool begin)
+{
+    mem_sys *ms = impl;
+    if (begin) ms->rt_max = 0;
+    for (uint32_t c = 0; c < ms->nch; c++) {
+        ms_chan *ch = &ms->ch[c];
+        void (*hs)(void *, const ws_launch_info *) =
+            begin ? ms->sched->kernel_begin : ms->sched->kernel_end;
+        if (hs) hs(ch->sched_st, k);
+        void (*hp)(void *, const ws_launch_info *) =
+            !ms->pf ? NULL : begin ? ms->pf->kernel_begin : ms->pf->kernel_end;
+        if (hp) hp(ch->pf_st, k);
+    }
+}
 
 static void ml_dump(const void *impl, char *buf, size_t len)
 {
@@ -624,5 +691,5 @@ mem_lower mem_sys_lower(mem_sys *ms)
     return (mem_lower){ .impl = ms, .port = ml_port, .recv = ml_recv, .advance = ml_advance,
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
-                        .begin_kernel = ml_begin_kernel, .dump = ml_dump, .free = ml_free };
+                        .kernel = ml_kernel, .dump = ml_dump, .free = ml_free };
 }

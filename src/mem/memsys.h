@@ -45,8 +45,9 @@ typedef struct mem_lower {
     void (*skipped)(void *impl, uint64_t n, uint32_t waiting);
     /* cumulative counters (the GPU subtracts a snapshot per kernel) */
     void (*stats)(const void *impl, gpu_mem_stats *out);
-    /* new kernel: per-kernel maxima restart */
-    void (*begin_kernel)(void *impl);
+    /* a kernel starts (begin) or ended: per-kernel maxima restart, the
+       memory-side policies' kernel_begin / kernel_end */
+    void (*kernel)(void *impl, const ws_launch_info *k, bool begin);
     /* one-paragraph state description for deadlock dumps */
     void (*dump)(const void *impl, char *buf, size_t len);
     void (*free)(void *impl);
@@ -60,7 +61,8 @@ typedef struct mem_sys mem_sys;
 /* `sched` (with its resolved parameters) orders each channel's requests:
    one instance per channel. */
 mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_ops *sched,
-                     const ws_param_values *sched_params, mem_warp_info info,
+                     const ws_param_values *sched_params, const ws_dram_prefetch_ops *pf,
+                     const ws_param_values *pf_params, mem_warp_info info,
                      char *err, size_t errlen);
 void mem_sys_free(mem_sys *ms);
 /* Its mem_lower view (valid while ms lives; free through it or directly). */

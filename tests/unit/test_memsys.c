@@ -12,10 +12,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "gpu/config.h"
 #include "mem/memsys.h"
+#include "mem/addrmap.h"
 #include "policy/policy.h"
 
 static const ws_param_values no_params = { 0 };
@@ -35,7 +37,7 @@ static mem_sys *make(const gpu_config *c, uint32_t nsm)
 {
     char err[512];
     mem_sys *ms = mem_sys_new(c, nsm, ws_find_dram_sched(c->dram_scheduler), &no_params,
-                              (mem_warp_info){ 0 }, err, sizeof err);
+                              NULL, &no_params, (mem_warp_info){ 0 }, err, sizeof err);
     if (!ms) fail_msg("mem_sys_new: %s", err);
     return ms;
 }
@@ -298,14 +300,153 @@ static void test_bad_config(void **state)
     /* the scheduler's name is resolved by the configuration (one path,
        test_policy_registry); the memory system needs a scheduler */
     char err[512] = "";
-    assert_null(mem_sys_new(&c, 1, NULL, &no_params, (mem_warp_info){ 0 }, err, sizeof err));
+    assert_null(mem_sys_new(&c, 1, NULL, &no_params, NULL, &no_params, (mem_warp_info){ 0 },
+                            err, sizeof err));
     assert_non_null(strstr(err, "DRAM scheduler"));
     cfg_full(&c);
     snprintf(c.dram_addr_map, sizeof c.dram_addr_map, "XYZ");
     err[0] = '\0';
-    assert_null(mem_sys_new(&c, 1, ws_find_dram_sched("frfcfs"), &no_params, (mem_warp_info){ 0 },
-                            err, sizeof err));
+    assert_null(mem_sys_new(&c, 1, ws_find_dram_sched("frfcfs"), &no_params, NULL, &no_params,
+                            (mem_warp_info){ 0 }, err, sizeof err));
     assert_true(err[0] != '\0');
+}
+
+
+/* ---- memory-side prefetching: a test prefetcher that, after a demand
+   read of line l of a bank's open row, reads line l + 1 once ---- */
+
+typedef struct nextline { int32_t want[64]; } nextline;
+
+static void *nl_init(const ws_param_values *p, const ws_policy_env *env)
+{
+    (void)p; (void)env;
+    nextline *n = malloc(sizeof *n);
+    for (int i = 0; i < 64; i++) n->want[i] = -1;
+    return n;
+}
+static void nl_destroy(void *st) { free(st); }
+static void nl_event(void *st, const ws_dram_view *v, const ws_dram_event *e)
+{
+    nextline *n = st;
+    if (e->kind == WS_DRAM_EV_READ && !e->prefetch && e->line + 1 < v->row_lines)
+        n->want[e->bank % 64] = (int32_t)e->line + 1;
+    if (e->kind == WS_DRAM_EV_ACTIVATE) {
+        /* the bank view is current: the row just opened, its demand counted */
+        assert_true(v->banks[e->bank].open);
+        assert_int_equal(v->banks[e->bank].row, e->row);
+        assert_true(v->banks[e->bank].demand >= 1);
+        assert_true(v->banks[e->bank].demand_open_row >= 1);
+    }
+}
+static int nl_prefetch(void *st, const ws_dram_view *v, uint32_t bank)
+{
+    nextline *n = st;
+    assert_true(v->banks[bank].open);
+    assert_int_equal(v->banks[bank].demand_open_row, 0);
+    int l = n->want[bank % 64];
+    n->want[bank % 64] = -1;
+    return l;
+}
+static const ws_dram_prefetch_ops nextline_ops = {
+    .name = "test-nextline", .init = nl_init, .destroy = nl_destroy, .on_event = nl_event,
+    .prefetch = nl_prefetch,
+};
+
+static mem_sys *make_pf(const gpu_config *c)
+{
+    char err[512];
+    mem_sys *ms = mem_sys_new(c, 1, ws_find_dram_sched("frfcfs"), &no_params, &nextline_ops,
+                              &no_params, (mem_warp_info){ 0 }, err, sizeof err);
+    if (!ms) fail_msg("mem_sys_new: %s", err);
+    return ms;
+}
+
+/* The address of the line after `a`'s in the same DRAM row. */
+static uint64_t next_in_row(const gpu_config *c, uint64_t a)
+{
+    mem_addrmap map;
+    char err[256];
+    assert_int_equal(mem_addrmap_parse(&map, c->dram_addr_map, c->n_mem, c->n_sub_per_mem,
+                                       err, sizeof err), 0);
+    mem_addr_loc loc;
+    mem_addrmap_decode(&map, a, &loc);
+    uint32_t sbits = map.bits[MEM_AF_BURST];
+    uint64_t off = ((loc.col << sbits) | loc.col_byte) + c->l2.line_bytes;
+    loc.col = off >> sbits;
+    loc.col_byte = (uint32_t)(off & ((1u << sbits) - 1));
+    uint64_t b = mem_addrmap_compose(&map, &loc);
+    mem_addr_loc back;
+    mem_addrmap_decode(&map, b, &back);
+    assert_int_equal(back.bank, loc.bank);
+    assert_int_equal(back.row, loc.row);
+    assert_int_equal(back.channel, loc.channel);
+    return b;
+}
+
+static void test_prefetch_fills_l2(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    mem_sys *ms = make_pf(&c);
+    mem_port p = mem_sys_port(ms, 0);
+    uint64_t a = 0x40000, b = next_in_row(&c, a), cyc = 10;
+    mem_req r = rd(a, 0), got;
+    mem_sys_advance(ms, cyc);
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    for (uint64_t end = cyc + 3000; cyc < end;) mem_sys_advance(ms, ++cyc);
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.dram_prefetch_reads, 1);
+    assert_int_equal(st.l2_prefetch_fills, 1);
+    assert_int_equal(st.dram_reads, 2);
+    /* the next line is an L2 hit now: no DRAM read, the prefetch was useful */
+    r = rd(b, 0);
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    assert_int_equal(got.addr, b);
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.dram_reads, 2);
+    assert_int_equal(st.l2.hits, 1);
+    assert_int_equal(st.l2_prefetch_hits, 1);
+    mem_sys_free(ms);
+}
+
+static void test_prefetch_merges_demand(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    mem_sys *ms = make_pf(&c);
+    mem_port p = mem_sys_port(ms, 0);
+    uint64_t a = 0x40000, b = next_in_row(&c, a), cyc = 10;
+    mem_req r = rd(a, 0), got;
+    mem_sys_advance(ms, cyc);
+    assert_true(p.send(p.impl, &r, cyc));
+    /* step until the prefetch is on its way and has not filled L2 yet */
+    gpu_mem_stats st;
+    do {
+        mem_sys_advance(ms, ++cyc);
+        mem_sys_stats(ms, &st);
+        if (mem_sys_recv(ms, cyc, &got)) assert_int_equal(got.addr, a);
+    } while (st.dram_prefetch_reads == 0 && cyc < 100000);
+    assert_int_equal(st.l2_prefetch_fills, 0);
+    r = rd(b, 0);
+    assert_true(p.send(p.impl, &r, cyc));
+    bool seen_b = false;
+    for (uint64_t end = cyc + 5000; cyc < end && !seen_b;) {
+        mem_sys_advance(ms, ++cyc);
+        while (mem_sys_recv(ms, cyc, &got)) seen_b |= got.addr == b;
+    }
+    assert_true(seen_b);
+    mem_sys_stats(ms, &st);
+    assert_int_equal(st.l2_prefetch_merges, 1);    /* joined the prefetch in flight */
+    assert_int_equal(st.dram_reads, 2);            /* A and the prefetch: B not read again */
+    assert_int_equal(st.l2_prefetch_fills, 1);
+    mem_sys_free(ms);
 }
 
 int main(void)
@@ -320,6 +461,8 @@ int main(void)
         cmocka_unit_test(test_run_until_equals_stepping),
         cmocka_unit_test(test_stats_diff),
         cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_prefetch_fills_l2),
+        cmocka_unit_test(test_prefetch_merges_demand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
