@@ -317,6 +317,59 @@ int emu_read_string(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                     char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
+/* ------------------------------------------------------------------ */
+/* The alternate issue stream (altstream.c): out-of-order execution of  */
+/* hinted uops for HAWS, leaving the in-order state untouched            */
+/* ------------------------------------------------------------------ */
+
+#define EMU_HIDDEN_REGS 8     /* rename targets per warp (haws.md MAX_RENAME) */
+#define EMU_ALT_MAX_SRC 4
+#define EMU_ALT_REFUSED 1     /* the uop may not run ahead; nothing changed */
+
+/* One warp's out-of-order state: hidden registers no PTX name reaches,
+   and the shadow SIMT stack alternate branches move. Zero-initialised. */
+typedef struct emu_alt {
+    uint64_t hidden[EMU_HIDDEN_REGS][EMU_WARP_SIZE];
+    emu_simt *shadow;
+    uint32_t shadow_n, shadow_cap;
+    bool     active;
+} emu_alt;
+
+/* Register renaming for one alternate uop: source slots read from hidden
+   registers; the destination slot (-1: none) written into one. Slots are
+   the current frame's. */
+typedef struct emu_alt_remap {
+    uint32_t nsrc;
+    int32_t  src_slot[EMU_ALT_MAX_SRC];
+    uint32_t src_hidden[EMU_ALT_MAX_SRC];
+    int32_t  dst_slot;
+    uint32_t dst_hidden;
+} emu_alt_remap;
+
+/* Enter out-of-order mode: the shadow stack := a copy of the real one.
+   0, or EMU_ALT_REFUSED (warp not ready, out of memory). */
+int emu_alt_begin(emu_warp *w, emu_alt *a);
+/* Execute uop `pc` under the shadow stack's mask (and its guard) with the
+   renaming `rm` (NULL: none); *next_pc = where the shadow path goes (a
+   branch updates only the shadow stack).  Counters are not touched: the
+   uop counts when the in-order stream skips it.  `info` as for
+   emu_warp_step.  EMU_ALT_REFUSED with no effect for a uop that may not
+   run ahead (store, atomic, barrier, call, return, exit, .cc); else the
+   handler's result (a fault is reported as usual). */
+int emu_alt_exec(emu_warp *w, emu_alt *a, uint32_t pc, const emu_alt_remap *rm,
+                 emu_step_info *info, uint32_t *next_pc);
+/* Leave out-of-order mode (the shadow stack is dropped). */
+void emu_alt_end(emu_alt *a);
+void emu_alt_free(emu_alt *a);
+/* In order again: pass the next uop, already executed out of order,
+   without executing it (counted as executed).  Branches are not skipped
+   (they run again in order): EMU_ALT_REFUSED. */
+int emu_warp_skip(emu_warp *w, emu_step_info *info);
+/* The copy micro-op of a renamed result: lanes `mask` of hidden register
+   `hidden` into slot `slot` of the current frame. */
+void emu_warp_copy_hidden(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
+                          uint32_t mask);
+
 /* The oracle profile (profile.c) */
 /* ------------------------------------------------------------------ */
 
