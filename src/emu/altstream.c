@@ -102,8 +102,7 @@ int emu_alt_exec(emu_warp *w, emu_alt *a, uint32_t pc, const emu_alt_remap *rm,
     const ptx_uop *u = &w->uops[pc];
     if (!alt_allowed(u)) return EMU_ALT_REFUSED;
     emu_simt *top = &a->shadow[a->shadow_n - 1];
-    uint32_t mask = top->mask;
-    if (u->guard >= 0) mask &= u->guard_neg ? ~w->p[u->guard] : w->p[u->guard];
+    uint32_t mask = emu_guard_mask(w, u, top->mask);
     uint32_t nsrc = rm ? rm->nsrc : 0;
     for (uint32_t i = 0; i < nsrc; i++)
         if (rm->src_hidden[i] >= EMU_HIDDEN_REGS
@@ -144,12 +143,8 @@ int emu_warp_skip(emu_warp *w, emu_step_info *info)
     emu_simt *top = &w->simt[w->simt_n - 1];
     const ptx_uop *u = &w->uops[top->pc];
     if (!alt_allowed(u) || u->op == PTX_OP_BRA) return EMU_ALT_REFUSED;
-    uint32_t mask = top->mask;
-    if (u->guard >= 0) mask &= u->guard_neg ? ~w->p[u->guard] : w->p[u->guard];
-    /* counted as executed, exactly as emu_warp_step would */
-    w->warp_insns++;
-    w->thread_insns += (uint32_t)__builtin_popcount(mask);
-    w->class_insns[ptx_opcode_class[u->op]]++;
+    uint32_t mask = emu_guard_mask(w, u, top->mask);
+    emu_count_step(w, u, mask);      /* counted as executed, as emu_warp_step would */
     if (info) {
         info->uop = u;
         info->mask = mask;

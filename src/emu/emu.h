@@ -346,6 +346,21 @@ typedef struct emu_alt_remap {
     uint32_t dst_hidden;
 } emu_alt_remap;
 
+/* Lanes of `mask` whose guard predicate lets `u` execute. */
+static inline uint32_t emu_guard_mask(const emu_warp *w, const ptx_uop *u, uint32_t mask)
+{
+    if (u->guard >= 0) mask &= u->guard_neg ? ~w->p[u->guard] : w->p[u->guard];
+    return mask;
+}
+
+/* Count `u` as executed by the lanes of `mask` (one warp instruction). */
+static inline void emu_count_step(emu_warp *w, const ptx_uop *u, uint32_t mask)
+{
+    w->warp_insns++;
+    w->thread_insns += (uint32_t)__builtin_popcount(mask);
+    w->class_insns[ptx_opcode_class[u->op]]++;
+}
+
 /* Enter out-of-order mode: the shadow stack := a copy of the real one.
    0, or EMU_ALT_REFUSED (warp not ready, out of memory). */
 int emu_alt_begin(emu_warp *w, emu_alt *a);

@@ -155,14 +155,8 @@ int emu_warp_step(emu_warp *w, emu_step_info *info)
     if (w->state != EMU_W_READY) return 0;
     emu_simt *top = &w->simt[w->simt_n - 1];
     const ptx_uop *u = &w->uops[top->pc];
-    uint32_t mask = top->mask;
-    if (u->guard >= 0) {
-        uint32_t g = w->p[u->guard];
-        mask &= u->guard_neg ? ~g : g;
-    }
-    w->warp_insns++;
-    w->thread_insns += (uint32_t)__builtin_popcount(mask);
-    w->class_insns[ptx_opcode_class[u->op]]++;
+    uint32_t mask = emu_guard_mask(w, u, top->mask);
+    emu_count_step(w, u, mask);
     if (info) {
         info->uop = u;
         info->mask = mask;
