@@ -6,7 +6,7 @@
 ** compute capability 1.2/1.3 is not modelled: every transaction is a whole
 ** segment.
 */
-#include "core.h"
+#include "core_int.h"
 
 uint32_t core_coalesce(const uint64_t *addr, uint32_t mask, uint32_t nbytes, uint32_t seg,
                        uint64_t *out, uint32_t max)

@@ -5,7 +5,7 @@
 ** initiation interval from the configuration) and its class as policies
 ** see it.  The issue stage then never looks at operands.
 */
-#include "core.h"
+#include "core_int.h"
 #include <stdlib.h>
 
 /* opcodes whose first operand is not a destination */

@@ -11,7 +11,7 @@
 ** warp's real next pc (emu_warp_next), which also covers SIMT
 ** reconvergence jumps.
 */
-#include "core.h"
+#include "core_int.h"
 
 void core_ib_flush(core_warp *w)
 {

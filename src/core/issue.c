@@ -16,7 +16,7 @@
 ** scoreboard entry carries that time, so writeback needs no event).
 ** The instruction executes functionally here, at issue.
 */
-#include "core.h"
+#include "core_int.h"
 
 static inline uint64_t umin(uint64_t a, uint64_t b) { return a < b ? a : b; }
 

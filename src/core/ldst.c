@@ -19,7 +19,7 @@
 ** n-byte word i sits at i * 32n + lane * n of its warp's region), as GPUs
 ** lay it out, so uniform local accesses coalesce.
 */
-#include "core.h"
+#include "core_int.h"
 #include <string.h>
 
 static inline uint64_t umax(uint64_t a, uint64_t b) { return a > b ? a : b; }

@@ -9,7 +9,7 @@
 ** and an entry is dropped lazily once its time has passed; loads start at
 ** CORE_NEVER and get their time when the last transaction returns.
 */
-#include "core.h"
+#include "core_int.h"
 
 void core_sb_clear(core_warp *w) { w->sb_n = 0; }
 

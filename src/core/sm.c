@@ -8,7 +8,7 @@
 ** port -> issue (execute at issue; results written back by time stamps in
 ** the scoreboard) -> fetch/decode.
 */
-#include "core.h"
+#include "core_int.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -509,4 +509,35 @@ void core_sm_dump(const core_sm *sm, uint64_t cycle, char *buf, size_t len)
                ? sm_stall_names[w->stall] : "?",
              w->pending_loads, w->sb_n);
     }
+}
+
+/* ------------------------------------------------------------------ */
+/* What the top level reads (core.h)                                   */
+/* ------------------------------------------------------------------ */
+
+bool core_sm_active(const core_sm *sm) { return sm->active; }
+uint64_t core_sm_wake(const core_sm *sm) { return sm->wake; }
+uint64_t core_sm_last_progress(const core_sm *sm) { return sm->last_progress; }
+void core_sm_set_last_progress(core_sm *sm, uint64_t cycle) { sm->last_progress = cycle; }
+bool core_sm_faulted(const core_sm *sm) { return sm->fault; }
+uint32_t core_sm_live_warps(const core_sm *sm) { return sm->live_warps; }
+uint32_t core_sm_live_ctas(const core_sm *sm) { return sm->live_ctas; }
+uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }
+uint32_t core_sm_schedulers(const core_sm *sm) { return sm->nsched; }
+uint32_t core_sm_cta_slots(const core_sm *sm) { return sm->nctas; }
+const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return sm->l1[c]; }
+
+bool core_sm_take_cta_freed(core_sm *sm)
+{
+    bool f = sm->cta_freed;
+    sm->cta_freed = false;
+    return f;
+}
+
+const emu_warp *core_sm_warp(const core_sm *sm, uint32_t slot, uint64_t *uid)
+{
+    const core_warp *w = slot < sm->nwarps ? &sm->warps[slot] : NULL;
+    if (!w || !w->ew) return NULL;
+    if (uid) *uid = w->uid;
+    return w->ew;
 }

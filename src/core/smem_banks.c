@@ -5,7 +5,7 @@
 ** per cycle, so the access takes as many cycles as the busiest bank has
 ** distinct words (the conflict degree; 1 when conflict-free).
 */
-#include "core.h"
+#include "core_int.h"
 #include <string.h>
 
 #define SMEM_MAX_WORDS (EMU_WARP_SIZE * 8)   /* 32 lanes x up to 32-byte accesses */

@@ -96,11 +96,6 @@ static mem_lower gpu_simple_lower(mem_backend *be)
                         .kernel = sb_kernel, .dump = sb_dump, .free = sb_free };
 }
 
-static uint64_t gpu_warp_uid(const gpu *g, const emu_warp *ew)
-{
-    return (uint64_t)ew->cta->linear * g->warps_per_cta + ew->wid;
-}
-
 /* mem_warp_info for the DRAM schedulers: instructions the warp of `r`
    retired (its SM's live count; a finished warp retired its whole
    profile), and what the oracle profile says it has left. */
@@ -109,9 +104,9 @@ static void gpu_warp_progress(void *ctx, const mem_req *r, int64_t *retired, int
     const gpu *g = ctx;
     *retired = *remaining = -1;
     if (r->sm >= g->nsm || r->warp_uid == UINT64_MAX) return;
-    const core_sm *sm = g->sms[r->sm];
-    const emu_warp *ew = r->warp < sm->nwarps ? sm->warps[r->warp].ew : NULL;
-    bool live = ew && gpu_warp_uid(g, ew) == r->warp_uid;
+    uint64_t uid = UINT64_MAX;
+    const emu_warp *ew = core_sm_warp(g->sms[r->sm], r->warp, &uid);
+    bool live = ew && uid == r->warp_uid;
     if (live) *retired = (int64_t)ew->warp_insns;
     const emu_profile *p = g->launch ? g->launch->profile : NULL;
     if (!p || !p->total || r->warp_uid >= p->nwarps) return;
@@ -131,9 +126,9 @@ static bool gp_send(void *impl, const mem_req *r, uint64_t cycle)
     gpu_port *p = impl;
     gpu *g = p->g;
     mem_req q = *r;
-    const core_sm *sm = g->sms[p->sm];
-    const emu_warp *ew = r->warp < sm->nwarps ? sm->warps[r->warp].ew : NULL;
-    q.warp_uid = ew ? gpu_warp_uid(g, ew) : UINT64_MAX;
+    uint64_t uid = UINT64_MAX;
+    core_sm_warp(g->sms[p->sm], r->warp, &uid);
+    q.warp_uid = uid;
     q.sent = cycle;
     if (!p->below.send(p->below.impl, &q, cycle)) return false;
     g->requests++;
@@ -245,8 +240,9 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
             return NULL;
         }
     const ws_cta_map_ops *cm = g->pol.cta_map;
-    ws_policy_env env = { .nsms = g->nsm, .nwarps = g->sms[0]->nwarps,
-                          .nsched = g->sms[0]->nsched, .max_ctas = g->sms[0]->nctas };
+    ws_policy_env env = { .nsms = g->nsm, .nwarps = core_sm_slots(g->sms[0]),
+                          .nsched = core_sm_schedulers(g->sms[0]),
+                          .max_ctas = core_sm_cta_slots(g->sms[0]) };
     if (cm && cm->init && !(g->cta_map_st = cm->init(&g->pol.params[WS_KIND_CTA_MAP], &env))) {
         snprintf(err, errlen, "CTA placement policy '%s' failed to initialise", cm->name);
         gpu_free(g);
@@ -320,7 +316,8 @@ static bool gpu_sm_views(gpu *g, const gpu_kernel_run *k)
     bool any = false;
     for (uint32_t i = 0; i < g->nsm; i++) {
         const core_sm *s = g->sms[i];
-        g->smv[i] = (ws_sm_view){ .sm = i, .ctas = s->live_ctas, .warps = s->live_warps,
+        g->smv[i] = (ws_sm_view){ .sm = i, .ctas = core_sm_live_ctas(s),
+            .warps = core_sm_live_warps(s),
             .fits = core_sm_fits(s, k->warps_per_cta, k->regs_per_cta, k->shmem) };
         any |= g->smv[i].fits;
     }
@@ -386,9 +383,9 @@ static void gpu_collect(gpu *g, gpu_kernel_stats *st)
     memset(&st->l1c, 0, sizeof st->l1c);
     memset(&st->l1t, 0, sizeof st->l1t);
     for (uint32_t i = 0; i < g->nsm; i++) {
-        gpu_add_cache(&st->l1d, mem_l1_stats(g->sms[i]->l1[CORE_C_L1D]));
-        gpu_add_cache(&st->l1c, mem_l1_stats(g->sms[i]->l1[CORE_C_L1C]));
-        gpu_add_cache(&st->l1t, mem_l1_stats(g->sms[i]->l1[CORE_C_L1T]));
+        gpu_add_cache(&st->l1d, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D)));
+        gpu_add_cache(&st->l1c, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1C)));
+        gpu_add_cache(&st->l1t, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1T)));
     }
 }
 
@@ -408,14 +405,14 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
         uint32_t live = 0;
         uint64_t misses = 0;
         for (uint32_t i = 0; i < g->nsm; i++) {
-            live += g->sms[i]->live_warps;
-            misses += mem_l1_stats(g->sms[i]->l1[CORE_C_L1D])->misses;
+            live += core_sm_live_warps(g->sms[i]);
+            misses += mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D))->misses;
         }
         uint64_t wi = st->warp_insns, ti = st->thread_insns;
         /* add what running warps executed so far (finished CTAs are in st) */
         for (uint32_t i = 0; i < g->nsm; i++)
-            for (uint32_t w = 0; w < g->sms[i]->nwarps; w++) {
-                const emu_warp *ew = g->sms[i]->warps[w].ew;
+            for (uint32_t w = 0; w < core_sm_slots(g->sms[i]); w++) {
+                const emu_warp *ew = core_sm_warp(g->sms[i], w, NULL);
                 if (ew) { wi += ew->warp_insns; ti += ew->thread_insns; }
             }
         gpu_sample *sp = &st->samples[st->nsamples++];
@@ -462,7 +459,7 @@ static bool gpu_step(gpu *g, gpu_kernel_stats *st)
     for (uint32_t k = 0; k < g->nsm; k++) {
         uint32_t i = (uint32_t)((now + k) % g->nsm);
         core_sm_tick(g->sms[i], &g->ports[i], now);
-        busy |= g->sms[i]->active;
+        busy |= core_sm_active(g->sms[i]);
     }
     g->refusing = g->mem.refusing(g->mem.impl);
     if (g->refusing) st->mem_queue_full_cycles++;
@@ -474,7 +471,7 @@ static uint64_t gpu_next_event(const gpu *g)
 {
     uint64_t t = CORE_NEVER;
     for (uint32_t i = 0; i < g->nsm; i++)
-        if (g->sms[i]->wake < t) t = g->sms[i]->wake;
+        if (core_sm_wake(g->sms[i]) < t) t = core_sm_wake(g->sms[i]);
     return t;
 }
 
@@ -482,7 +479,7 @@ static uint64_t gpu_last_progress(const gpu *g)
 {
     uint64_t t = 0;
     for (uint32_t i = 0; i < g->nsm; i++)
-        if (g->sms[i]->last_progress > t) t = g->sms[i]->last_progress;
+        if (core_sm_last_progress(g->sms[i]) > t) t = core_sm_last_progress(g->sms[i]);
     return t;
 }
 
@@ -493,7 +490,7 @@ static void gpu_skip(gpu *g, gpu_kernel_stats *st, uint64_t n)
     uint32_t waiting = 0;    /* L1 queues whose send the memory refuses each cycle */
     for (uint32_t i = 0; i < g->nsm; i++) {
         core_sm_account_skip(g->sms[i], n);
-        for (int c = 0; c < CORE_C_COUNT; c++) waiting += mem_l1_queue_len(g->sms[i]->l1[c]) > 0;
+        for (int c = 0; c < CORE_C_COUNT; c++) waiting += mem_l1_queue_len(core_sm_l1(g->sms[i], c)) > 0;
     }
     g->mem.skipped(g->mem.impl, n, waiting);
     if (g->refusing) st->mem_queue_full_cycles += n;
@@ -506,7 +503,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
 {
     const gpu_config *c = &g->cfg;
     uint64_t next_sample = st->start_cycle + c->timeseries_interval;
-    for (uint32_t i = 0; i < g->nsm; i++) g->sms[i]->last_progress = g->cycle;
+    for (uint32_t i = 0; i < g->nsm; i++) core_sm_set_last_progress(g->sms[i], g->cycle);
     for (;;) {
         uint64_t ran = g->cycle - st->start_cycle;
         if (c->max_cycles && ran >= c->max_cycles) {
@@ -527,9 +524,8 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         bool busy = gpu_step(g, st);
         bool freed = false;
         for (uint32_t i = 0; i < g->nsm; i++) {
-            freed |= g->sms[i]->cta_freed;
-            g->sms[i]->cta_freed = false;
-            if (g->sms[i]->fault) return -1;
+            freed |= core_sm_take_cta_freed(g->sms[i]);
+            if (core_sm_faulted(g->sms[i])) return -1;
         }
         if (freed && k->placed < k->nctas) {
             if (gpu_dispatch(g, k, err, errlen)) return -1;

@@ -1,0 +1,241 @@
+/*
+** core_int.h -- the SM pipeline's internals, shared by the files of core/ only (the
+** top level drives an SM through core.h and never sees these structs).
+**
+** One SM = warp slots + CTA slots + fetch (fetch.c) + per-warp instruction
+** buffers + scoreboard (scoreboard.c) + warp schedulers (issue.c) +
+** execution pipes (issue.c: latency/initiation interval per unit) + the
+** LSU (ldst.c, with coalesce.c and smem_banks.c) + its L1 caches (mem/).
+** Instructions execute functionally at issue (emu_warp_step); the model
+** only decides *when*.  sm.c owns the lifecycle and the tick order:
+** replies -> LSU -> L1 send -> issue -> fetch/decode (back to front).
+*/
+#ifndef WS_CORE_INT_H
+#define WS_CORE_INT_H
+
+#include "core.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include "../emu/emu.h"
+#include "../common/config.h"
+#include "../common/stats.h"
+#include "../mem/l1.h"
+#include "../mem/mem_port.h"
+#include "../policy/policy.h"   /* the policy ABI and resolved policies */
+
+#define CORE_SB_CAP     32          /* pending register writes per warp */
+#define CORE_MAX_SRC    12
+#define CORE_MAX_DST    4
+#define CORE_PRED_BIT   0x40000000  /* scoreboard id of a predicate */
+#define CORE_NO_PC      UINT32_MAX
+#define CORE_NONE       UINT32_MAX
+#define CORE_MAX_TX     128         /* transactions of one memory instruction */
+
+/* ------------------------------------------------------------------ */
+/* Per-instruction timing facts, computed once per launch (decode.c)   */
+/* ------------------------------------------------------------------ */
+
+enum { CORE_K_ALU = 0, CORE_K_MEM, CORE_K_CTRL, CORE_K_BAR };
+#define CORE_UNIT_NONE 0xff
+
+struct core_uinfo {
+    uint8_t  kind;        /* CORE_K_* */
+    uint8_t  unit;        /* GPU_UNIT_* or CORE_UNIT_NONE */
+    uint8_t  next_class;  /* WS_NEXT_* */
+    bool     is_load;     /* reads memory into registers (ld, ldu, atom) */
+    uint8_t  space;       /* WS_SPACE_* of a memory instruction */
+    uint8_t  mem;         /* WS_MEM_* */
+    uint8_t  nsrc, ndst;
+    uint16_t latency, interval;
+    int32_t  src[CORE_MAX_SRC];   /* frame-relative; CORE_PRED_BIT marks predicates */
+    int32_t  dst[CORE_MAX_DST];
+};
+
+/* core_decode_module, core_program_view: core.h */
+
+/* ------------------------------------------------------------------ */
+/* Warps, CTAs, loads                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct core_sb_entry {
+    int32_t  reg;         /* absolute register id in the warp's stack */
+    uint32_t load;        /* load record it waits for, or CORE_NONE */
+    uint64_t ready;       /* cycle the value can be read (CORE_NEVER: unknown yet) */
+} core_sb_entry;
+
+typedef struct core_warp {
+    emu_warp *ew;         /* NULL: slot free */
+    bool     finished;    /* executed its last instruction */
+    uint32_t slot, sched, cta_slot;
+    uint64_t age;
+    uint64_t uid;         /* launch-wide warp id (cta_id * warps_per_cta + warp) */
+    /* instruction buffer: ring of pcs and the cycle each is decoded */
+    uint32_t *ib_pc;
+    uint64_t *ib_ready;
+    uint32_t ib_head, ib_n;
+    uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
+    core_sb_entry sb[CORE_SB_CAP];
+    uint32_t sb_n;
+    uint32_t pending_loads;
+    uint32_t pending_stores;  /* store instructions not yet handed to L1 */
+    uint32_t reexec_n;    /* its requests parked in the re-execution queue */
+    bool     ll_stalled;  /* waits on a load (WS_EV_LL_STALL sent) */
+    uint32_t ivl;         /* barrier intervals completed (oracle counts) */
+    uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
+    uint64_t issued, fetched, last_fetch, last_issue;
+    uint8_t  stall;       /* WS_STALL_* found this cycle */
+    uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
+} core_warp;
+
+typedef struct core_cta {
+    bool     live;
+    emu_cta  ecta;
+    uint32_t warps_left;  /* warps not yet finished */
+    uint32_t slot[32];    /* warp slot of each of its warps (<= 1024 threads) */
+} core_cta;
+
+typedef struct core_load {
+    uint32_t warp;        /* slot */
+    uint32_t pc;          /* the load instruction */
+    uint32_t outstanding; /* transactions not yet back */
+    bool     all_sent;    /* the LSU has handed every transaction over */
+    uint64_t ready;       /* latest data-ready cycle of its transactions */
+    uint32_t next_free;
+} core_load;
+
+/* one memory transaction after coalescing */
+typedef struct core_tx {
+    uint64_t addr;
+    uint8_t  cache;       /* CORE_C_* */
+    uint8_t  kind;        /* MEM_READ / MEM_WRITE / MEM_ATOMIC */
+} core_tx;
+
+/* the LSU's current instruction */
+typedef struct core_lsu {
+    bool     busy;
+    uint32_t warp, load;  /* load = CORE_NONE for stores */
+    uint32_t pc;
+    uint32_t shmem_cycles;/* bank-conflict cycles left before the cache part */
+    bool     shmem;       /* has a shared-memory part */
+    bool     blocked;     /* last try was a reservation fail */
+    uint32_t ntx, next;
+    core_tx  tx[CORE_MAX_TX];
+} core_lsu;
+
+/* a request parked in the LSU re-execution queue (Mascar §2.7): the
+   transaction with everything needed to finish it later */
+typedef struct core_reexec {
+    core_tx  tx;
+    uint32_t warp, load, pc;  /* load = CORE_NONE for stores */
+    uint64_t parked;
+    uint32_t retries;
+} core_reexec;
+
+/* one warp scheduler unit: the slots assigned to it (ascending) */
+typedef struct core_sched {
+    uint32_t ncand;
+    uint32_t *cand;       /* room for every slot of the SM */
+    uint32_t *order;
+    uint8_t  last_slot;   /* GPU_SLOT_* of the last cycle (for skipped cycles) */
+} core_sched;
+
+/* ------------------------------------------------------------------ */
+/* SM                                                                  */
+/* ------------------------------------------------------------------ */
+
+struct core_sm {
+    uint32_t id;
+    const gpu_config *cfg;
+    const core_uinfo *ui;         /* current launch's decode table */
+    emu_launch *launch;
+    uint32_t nwarps, nctas;       /* slot counts */
+    core_warp *warps;
+    core_cta *ctas;
+    uint32_t live_warps, live_ctas;
+    uint64_t next_age;
+    /* resources in use */
+    uint32_t used_threads, used_regs, used_shmem;
+
+    /* the warp-scheduler policy: one instance for the SM, shared by its
+       scheduler units; its view of every slot */
+    const ws_warp_sched_ops *wp;
+    void *wst;
+    ws_warp_view *view;           /* [nwarps], by slot */
+    core_sched *sched;
+    uint32_t nsched;
+    bool tick_no_skip;            /* wp ticks and cannot be told of skips */
+    const ws_fetch_ops *fetch_ops;
+    void *fetch_st;
+    ws_fetch_warp_view *fview;
+    uint32_t fetch_rr;
+    const ws_launch_info *kinfo;  /* the running kernel, for policies */
+
+    uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
+    uint32_t nunits[GPU_UNIT_COUNT];
+
+    core_lsu lsu;
+    core_reexec *rq;              /* re-execution queue, oldest first */
+    uint32_t rq_n, rq_cap;        /* rq_cap = lsu.reexec_queue (0: none) */
+    ws_reexec_entry *rq_view;     /* the policy's view of it */
+    core_load *loads;
+    uint32_t nloads, load_free;
+    mem_l1 *l1[CORE_C_COUNT];
+    uint32_t *tokbuf;             /* room for the largest MSHR merge list */
+    bool saturated;
+
+    /* per cycle */
+    bool     active;              /* something happened: no skipping */
+    uint64_t wake;                /* earliest timed change among stalls */
+    uint64_t last_progress;       /* last issue or load return */
+    bool     fault;
+    bool     cta_freed;           /* a CTA finished: the dispatcher may run */
+
+    gpu_kernel_stats *st;         /* counters of the running kernel */
+};
+
+/* sm.c (the lifecycle and tick are in core.h) */
+/* An event that names no warp, CTA or instruction yet. */
+#define CORE_EVENT(k) ((ws_sched_event){ .kind = (k), .warp = WS_NO_WARP, .uid = UINT64_MAX, \
+                                         .cta = CORE_NONE, .cta_id = CORE_NONE, .pc = WS_NO_PC })
+/* Deliver `e` to the SM's warp-scheduler policy (once; uid, cta_id are
+   filled in from `e->warp` / `e->cta` where they are meaningful). */
+void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
+/* The policy's view of the SM for tick and events (sched = WS_NO_SCHED). */
+ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle);
+/* The policy's L1D admission of a request about to send a new request
+   below (true when the policy has no l1_admit). */
+bool core_policy_l1_admit(core_sm *sm, const ws_l1_request *r, uint64_t cycle);
+/* Which parked request retries now: an index into sm->rq, or -1 (the
+   oldest when the policy has no reexec_pick). */
+int core_policy_reexec_pick(core_sm *sm, uint64_t cycle);
+void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle);
+
+/* scoreboard.c */
+void core_sb_clear(core_warp *w);
+/* Ready = no source or destination of `ui` pending at `cycle`.  When not
+   ready, *wake gets the cycle it frees up (CORE_NEVER: waits on memory). */
+bool core_sb_ready(core_warp *w, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
+void core_sb_reserve(core_warp *w, const core_uinfo *ui, uint64_t ready, uint32_t load);
+void core_sb_release_load(core_warp *w, uint32_t load, uint64_t ready);
+/* The load record a source or destination of `ui` waits for, or CORE_NONE. */
+uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
+
+/* fetch.c */
+void core_fetch_tick(core_sm *sm, uint64_t cycle);
+void core_ib_flush(core_warp *w);
+
+/* issue.c */
+void core_issue_tick(core_sm *sm, uint64_t cycle);
+
+/* ldst.c */
+/* Take memory instruction `ui` of warp `w` just executed (`info`).
+   Called only when the LSU is free. */
+void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
+                     uint32_t load, uint64_t cycle);
+/* A load record for warp `w` (caller checked core_lsu_can_take_load). */
+uint32_t core_load_alloc(core_sm *sm, core_warp *w);
+void core_lsu_tick(core_sm *sm, uint64_t cycle);
+void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
+bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
+
+#endif /* WS_CORE_INT_H */
