@@ -4,7 +4,9 @@
 #
 # Every `#include "..."` in src/<layer>/ is resolved (relative to the file,
 # then to src/, then to include/) and must name a file of a layer this one
-# may use (docs/ARCHITECTURE.md, "Folders").  A violation is printed as
+# may use (docs/ARCHITECTURE.md, "Folders"); a header named *_int.h or
+# *_internal.h is private to its own layer (e.g. core/core_int.h: the SM's
+# structs, which gpu/ may not see).  A violation is printed as
 # file:line with both layers and fails the check; the build runs it on every
 # change (target layer_check, part of ALL) and a test feeds it a tree with a
 # violation to show that it fails.
@@ -60,14 +62,23 @@ foreach(layer IN LISTS layers)
         continue()   # generated or system-provided: not a layer
       endif()
       layer_of("${target}" to)
-      if(to STREQUAL "" OR to STREQUAL layer OR to IN_LIST allow_${layer})
+      get_filename_component(base "${target}" NAME)
+      set(private FALSE)
+      if(base MATCHES "_int(ernal)?\\.h$" AND NOT to STREQUAL layer)
+        set(private TRUE)
+      endif()
+      if(NOT private AND (to STREQUAL "" OR to STREQUAL layer OR to IN_LIST allow_${layer}))
         continue()
       endif()
       list(FIND all "${line}" idx)
       math(EXPR lineno "${idx} + 1")
       file(RELATIVE_PATH rel "${ROOT}" "${f}")
-      message("${rel}:${lineno}: layer ${layer}/ includes ${inc} of layer ${to}/, "
-              "which it may not use (allowed: ${allow_${layer}})")
+      if(private)
+        message("${rel}:${lineno}: layer ${layer}/ includes ${inc}, a header private to ${to}/")
+      else()
+        message("${rel}:${lineno}: layer ${layer}/ includes ${inc} of layer ${to}/, "
+                "which it may not use (allowed: ${allow_${layer}})")
+      endif()
       math(EXPR bad "${bad} + 1")
     endforeach()
   endforeach()

@@ -1,0 +1,1 @@
+/* fixture: a header private to core/ */

@@ -1,0 +1,2 @@
+/* fixture: gpu/ reaching into core/ internals */
+#include "../core/core_int.h"
