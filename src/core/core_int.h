@@ -200,8 +200,19 @@ struct core_sm {
 /* Deliver `e` to the SM's warp-scheduler policy (once; uid, cta_id are
    filled in from `e->warp` / `e->cta` where they are meaningful). */
 void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle);
-/* The policy's view of the SM for tick and events (sched = WS_NO_SCHED). */
-ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle);
+/* The policy's view of the SM for tick and events (sched = WS_NO_SCHED);
+   inline: built per scheduler unit every cycle. */
+static inline ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
+{
+    return (ws_sched_view){ .cycle = cycle, .sm = sm->id,
+                            .nsms = sm->kinfo ? sm->kinfo->nsms : 0,
+                            .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
+                            .warps = sm->view, .live_warps = sm->live_warps,
+                            .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
+                            .reexec_used = sm->rq_n, .reexec_size = sm->rq_cap,
+                            .kernel = sm->kinfo };
+}
+
 /* The policy's L1D admission of a request about to send a new request
    below (true when the policy has no l1_admit). */
 bool core_policy_l1_admit(core_sm *sm, const ws_l1_request *r, uint64_t cycle);

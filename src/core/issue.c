@@ -151,8 +151,10 @@ static uint8_t issue_slot_of(uint8_t stall)
     }
 }
 
-/* The next-instruction fields of `v` for warp `w` (stall just found). */
-static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, uint64_t cycle)
+/* The next-instruction fields of `v` for warp `w` (stall just found;
+   `on_mem`: the scoreboard wait has no time yet, so it waits for a load). */
+static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_mem,
+                            uint64_t cycle)
 {
     if (w->ib_n) {
         const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
@@ -161,7 +163,7 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, uint64_t
         v->next_space = ui->kind == CORE_K_MEM ? ui->space : WS_SPACE_NONE;
         v->next_kind = ui->mem;
         v->next_pc = w->ib_pc[w->ib_head];
-        uint32_t ld = w->stall == WS_STALL_SCOREBOARD ? core_sb_blocking_load(w, ui) : CORE_NONE;
+        uint32_t ld = on_mem ? core_sb_blocking_load(w, ui) : CORE_NONE;
         v->waits_on_load = ld != CORE_NONE;
         v->wait_load_pc = ld != CORE_NONE ? sm->loads[ld].pc : WS_NO_PC;
     } else {
@@ -213,7 +215,7 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
                         && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
         w->recheck = (w->stall == WS_STALL_NONE || lsu_wait) ? cycle + 1 : wake;
         if (wake < sm->wake) sm->wake = wake;
-        issue_view_next(sm, w, v, cycle);
+        issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
         v->issued = w->issued;
         v->pending_loads = w->pending_loads;
         v->reexec_entries = w->reexec_n;

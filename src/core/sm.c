@@ -179,16 +179,6 @@ void core_sm_end_kernel(core_sm *sm, uint64_t cycle)
 /* Events to policies                                                  */
 /* ------------------------------------------------------------------ */
 
-ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
-{
-    return (ws_sched_view){ .cycle = cycle, .sm = sm->id,
-                            .nsms = sm->kinfo ? sm->kinfo->nsms : 0,
-                            .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
-                            .warps = sm->view, .live_warps = sm->live_warps,
-                            .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
-                            .reexec_used = sm->rq_n, .reexec_size = sm->rq_cap,
-                            .kernel = sm->kinfo };
-}
 
 bool core_policy_l1_admit(core_sm *sm, const ws_l1_request *r, uint64_t cycle)
 {
