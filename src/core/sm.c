@@ -296,6 +296,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         cta->slot[i] = slot;
         sm->live_warps++;
         sm->view[slot] = (ws_warp_view){ .valid = true, .slot = slot, .uid = w->uid,
+                                         .sched = w->sched,
                                          .age = w->age, .cta_slot = cs, .cta_id = linear,
                                          .warp_in_cta = i, .next_pc = WS_NO_PC,
                                          .wait_load_pc = WS_NO_PC };
