@@ -1,29 +1,24 @@
 /*
-** altstream.c -- the alternate issue stream: executing a warp's uops out
-** of program order, as hint-assisted scheduling (HAWS, specs/haws.md
-** §3.1.3-3.1.6) needs, without disturbing the in-order state.
-**
-** While a warp waits on a long-latency load, the timing core may execute
-** hinted independent uops ahead (emu_alt_exec): under the mask of a shadow
-** copy of the SIMT stack, reading renamed sources from hidden registers and
-** writing a renamed destination into one.  Branches move only the shadow
-** stack.  When the warp returns to program order, a uop already executed
-** is skipped (emu_warp_skip), after a copy of its hidden result into the
-** architectural register when it was renamed (emu_warp_copy_hidden);
-** branches are executed again in order.  The in-order counters count each
-** uop once, when the in-order stream passes it, so statistics equal a plain
-** in-order run.
-**
-** Why swapping: handlers read and write registers only through w->r; a
-** renamed uop runs with the hidden values swapped into its register slots
-** and the architectural values swapped back after, so the hot in-order path
-** (emu_warp_step) needs no indirection at all.
+** altstream.c -- the alternate issue stream: a warp's uops executed out of
+** program order for HAWS (specs/haws.md §3.1.3-3.1.6) under a shadow SIMT
+** stack and hidden registers, leaving the in-order state untouched, then
+** skipped in order.  The contract is in emu.h; the timing core decides.
 */
 #include "emu.h"
 #include <stdlib.h>
 #include <string.h>
 
 #define ALT_LANE_BYTES (sizeof(uint64_t) * EMU_WARP_SIZE)
+#define ALT_MAX_REN    (EMU_ALT_MAX_SRC + EMU_ALT_MAX_DST)
+
+/* The architectural values of the slots a remap touches, kept while the
+   renamed uop runs. */
+typedef struct alt_saved {
+    uint32_t n;
+    uint64_t r[ALT_MAX_REN][EMU_WARP_SIZE];
+    uint32_t p[ALT_MAX_REN];
+    const emu_alt_ren *ren[ALT_MAX_REN];
+} alt_saved;
 
 int emu_alt_begin(emu_warp *w, emu_alt *a)
 {
@@ -48,12 +43,32 @@ void emu_alt_free(emu_alt *a)
     memset(a, 0, sizeof *a);
 }
 
+/* A read of %clock / %globaltimer: its value depends on when it runs
+   (here: the warp's instruction count), so it cannot run ahead. */
+static bool alt_reads_clock(const ptx_uop *u)
+{
+    for (uint32_t i = 0; i < u->nopd; i++) {
+        const ptx_operand *o = &u->opd[i];
+        if (o->kind != PTX_OPD_SREG) continue;
+        switch (o->reg) {
+        case PTX_SREG_CLOCK: case PTX_SREG_CLOCK_HI: case PTX_SREG_CLOCK64:
+        case PTX_SREG_GLOBALTIMER: case PTX_SREG_GLOBALTIMER_LO:
+        case PTX_SREG_GLOBALTIMER_HI:
+            return true;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
 /* May `u` run ahead of program order?  ALU work and loads: nothing but
-   registers (and the carry flag, refused) changes; stores, atomics,
-   barriers, calls, returns and exits have effects others see. */
+   registers changes; stores, atomics, prefetches, barriers, fences,
+   calls, returns and exits have effects others see, .cc leaves the carry
+   for the next uop, and an unsupported uop would fault. */
 static bool alt_allowed(const ptx_uop *u)
 {
-    if (u->flags & PTX_F_CC) return false;
+    if (!emu_dispatch[u->op] || (u->flags & PTX_F_CC) || alt_reads_clock(u)) return false;
     switch (ptx_opcode_class[u->op]) {
     case PTX_CLS_MEM:
         return u->op == PTX_OP_LD || u->op == PTX_OP_LDU;
@@ -62,16 +77,92 @@ static bool alt_allowed(const ptx_uop *u)
     case PTX_CLS_CTRL:
         return u->op == PTX_OP_BRA;
     default:
-        return u->op != PTX_OP_FUNC_END;
+        return true;
+    }
+}
+
+/* Each renaming names a slot of the current frame and a hidden index in
+   range, and no slot twice in `ren` (two loads or two results into one
+   slot would be ambiguous). */
+static bool alt_ren_ok(const emu_warp *w, const emu_alt_ren *ren, uint32_t n, uint32_t cap)
+{
+    const ptx_func *f = &w->launch->mod->funcs[w->frames[w->frame_n - 1].func];
+    if (n > cap) return false;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t nslots = ren[i].pred ? f->npreds : f->nregs;
+        if (ren[i].slot < 0 || (uint32_t)ren[i].slot >= nslots
+            || ren[i].hidden >= EMU_HIDDEN_REGS)
+            return false;
+        for (uint32_t j = 0; j < i; j++)
+            if (ren[j].slot == ren[i].slot && ren[j].pred == ren[i].pred) return false;
+    }
+    return true;
+}
+
+/* Save the architectural value of the slot `r` names, once per slot. */
+static void alt_save(emu_warp *w, alt_saved *sv, const emu_alt_ren *r)
+{
+    for (uint32_t i = 0; i < sv->n; i++)
+        if (sv->ren[i]->slot == r->slot && sv->ren[i]->pred == r->pred) return;
+    sv->ren[sv->n] = r;
+    if (r->pred) sv->p[sv->n] = w->p[r->slot];
+    else memcpy(sv->r[sv->n], emu_reg(w, r->slot), ALT_LANE_BYTES);
+    sv->n++;
+}
+
+/* Why save/load around the handler: handlers touch registers only through
+   w->r and w->p, so loading renamed slots keeps the in-order hot path
+   (emu_warp_step) free of any operand indirection.
+   Before the handler: renamed sources hold their hidden values.  A
+   renamed destination that is not also a renamed source keeps its
+   architectural value, so lanes the uop does not write carry the old
+   value into the hidden register (a masked write is read-modify-write). */
+static void alt_load(emu_warp *w, const emu_alt *a, const emu_alt_remap *rm, alt_saved *sv)
+{
+    sv->n = 0;
+    for (uint32_t i = 0; i < rm->nsrc; i++) alt_save(w, sv, &rm->src[i]);
+    for (uint32_t i = 0; i < rm->ndst; i++) alt_save(w, sv, &rm->dst[i]);
+    for (uint32_t i = 0; i < rm->nsrc; i++) {
+        const emu_alt_ren *r = &rm->src[i];
+        if (r->pred) w->p[r->slot] = a->hidden_p[r->hidden];
+        else memcpy(emu_reg(w, r->slot), a->hidden[r->hidden], ALT_LANE_BYTES);
+    }
+}
+
+/* After the handler: renamed results into their hidden registers, then
+   every touched slot back to its architectural value. */
+static void alt_unload(emu_warp *w, emu_alt *a, const emu_alt_remap *rm, const alt_saved *sv)
+{
+    for (uint32_t i = 0; i < rm->ndst; i++) {
+        const emu_alt_ren *r = &rm->dst[i];
+        if (r->pred) a->hidden_p[r->hidden] = w->p[r->slot];
+        else memcpy(a->hidden[r->hidden], emu_reg(w, r->slot), ALT_LANE_BYTES);
+    }
+    for (uint32_t i = 0; i < sv->n; i++) {
+        const emu_alt_ren *r = sv->ren[i];
+        if (r->pred) w->p[r->slot] = sv->p[i];
+        else memcpy(emu_reg(w, r->slot), sv->r[i], ALT_LANE_BYTES);
+    }
+}
+
+/* Pop shadow entries whose path reached its reconvergence point (the
+   real stack's rule, without frames: calls and returns never run ahead). */
+static void alt_shadow_reconverge(emu_alt *a)
+{
+    while (a->shadow_n) {
+        const emu_simt *t = &a->shadow[a->shadow_n - 1];
+        if (t->mask && t->pc != t->rpc) break;
+        a->shadow_n--;
     }
 }
 
 /* A branch against the shadow stack: the handler runs on the shadow as if
-   it were the warp's stack (it may grow it), then the real one is back. */
+   it were the warp's stack (it may grow it).  What else the handler could
+   reach through a reconvergence (frames, warp state) is put back, so the
+   real warp is unchanged whatever the shadow does. */
 static int alt_branch(emu_warp *w, emu_alt *a, const ptx_uop *u, uint32_t mask)
 {
-    emu_simt *real = w->simt;
-    uint32_t real_n = w->simt_n, real_cap = w->simt_cap;
+    emu_warp real = *w;
     w->simt = a->shadow;
     w->simt_n = a->shadow_n;
     w->simt_cap = a->shadow_cap;
@@ -79,20 +170,15 @@ static int alt_branch(emu_warp *w, emu_alt *a, const ptx_uop *u, uint32_t mask)
     a->shadow = w->simt;
     a->shadow_n = w->simt_n;
     a->shadow_cap = w->simt_cap;
-    w->simt = real;
-    w->simt_n = real_n;
-    w->simt_cap = real_cap;
+    w->simt = real.simt;
+    w->simt_n = real.simt_n;
+    w->simt_cap = real.simt_cap;
+    w->state = real.state;
+    w->frame_n = real.frame_n;
+    w->local_top = real.local_top;
+    w->r = real.r;
+    w->p = real.p;
     return rc;
-}
-
-/* Swap register slot `slot` of the current frame with hidden `h`. */
-static void alt_swap(emu_warp *w, emu_alt *a, int32_t slot, uint32_t h)
-{
-    uint64_t t[EMU_WARP_SIZE];
-    uint64_t *r = w->r + (size_t)slot * EMU_WARP_SIZE;
-    memcpy(t, r, ALT_LANE_BYTES);
-    memcpy(r, a->hidden[h], ALT_LANE_BYTES);
-    memcpy(a->hidden[h], t, ALT_LANE_BYTES);
 }
 
 int emu_alt_exec(emu_warp *w, emu_alt *a, uint32_t pc, const emu_alt_remap *rm,
@@ -100,40 +186,33 @@ int emu_alt_exec(emu_warp *w, emu_alt *a, uint32_t pc, const emu_alt_remap *rm,
 {
     if (!a->active || !a->shadow_n || pc >= w->launch->mod->nuops) return EMU_ALT_REFUSED;
     const ptx_uop *u = &w->uops[pc];
-    if (!alt_allowed(u)) return EMU_ALT_REFUSED;
+    if (!alt_allowed(u) || u->func != w->frames[w->frame_n - 1].func) return EMU_ALT_REFUSED;
+    if (rm && (!alt_ren_ok(w, rm->src, rm->nsrc, EMU_ALT_MAX_SRC)
+               || !alt_ren_ok(w, rm->dst, rm->ndst, EMU_ALT_MAX_DST)))
+        return EMU_ALT_REFUSED;
+    alt_saved sv;
+    if (rm) alt_load(w, a, rm, &sv);   /* the guard may be a renamed predicate */
     emu_simt *top = &a->shadow[a->shadow_n - 1];
     uint32_t mask = emu_guard_mask(w, u, top->mask);
-    uint32_t nsrc = rm ? rm->nsrc : 0;
-    for (uint32_t i = 0; i < nsrc; i++)
-        if (rm->src_hidden[i] >= EMU_HIDDEN_REGS
-            || (rm->dst_slot >= 0 && rm->src_slot[i] == rm->dst_slot))
-            return EMU_ALT_REFUSED;   /* one swap per slot: a renamed x = f(x) is refused */
-    if (rm && rm->dst_slot >= 0 && rm->dst_hidden >= EMU_HIDDEN_REGS) return EMU_ALT_REFUSED;
     if (info) {
         info->uop = u;
         info->mask = mask;
         info->nbytes = 0;
+        if (mask && ptx_opcode_class[u->op] == PTX_CLS_MEM) emu_mem_addrs(w, u, mask, info);
     }
-    if (u->op == PTX_OP_BRA) {
-        top->pc = pc;
-        int rc = mask ? alt_branch(w, a, u, mask) : 0;
-        if (!mask) top->pc = pc + 1;
-        top = &a->shadow[a->shadow_n - 1];
-        *next_pc = top->pc;
-        return rc;
+    int rc = 0;
+    top->pc = pc;
+    if (!mask) top->pc = pc + 1;   /* guard false everywhere: falls through */
+    else if (u->op == PTX_OP_BRA) rc = alt_branch(w, a, u, mask);
+    else {
+        rc = emu_dispatch[u->op](w, u, mask);
+        top->pc = pc + 1;
     }
-    /* renamed sources read their hidden value; a renamed destination is
-       written into its hidden register (lanes off the mask keep its old
-       hidden value, as a masked write keeps a register's) */
-    for (uint32_t i = 0; i < nsrc; i++) alt_swap(w, a, rm->src_slot[i], rm->src_hidden[i]);
-    bool dst = rm && rm->dst_slot >= 0;
-    if (dst) alt_swap(w, a, rm->dst_slot, rm->dst_hidden);
-    if (info && mask && ptx_opcode_class[u->op] == PTX_CLS_MEM) emu_mem_addrs(w, u, mask, info);
-    int rc = mask ? emu_dispatch[u->op](w, u, mask) : 0;
-    if (dst) alt_swap(w, a, rm->dst_slot, rm->dst_hidden);
-    for (uint32_t i = nsrc; i-- > 0;) alt_swap(w, a, rm->src_slot[i], rm->src_hidden[i]);
-    top->pc = pc + 1;
-    *next_pc = pc + 1;
+    if (rm) alt_unload(w, a, rm, &sv);
+    alt_shadow_reconverge(a);
+    a->ahead_insns++;
+    a->ahead_thread_insns += (uint32_t)__builtin_popcount(mask);
+    *next_pc = a->shadow_n ? a->shadow[a->shadow_n - 1].pc : EMU_ALT_NO_PC;
     return rc;
 }
 
@@ -155,12 +234,29 @@ int emu_warp_skip(emu_warp *w, emu_step_info *info)
     return 0;
 }
 
-void emu_warp_copy_hidden(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
-                          uint32_t mask)
+/* Does `slot` name a register (predicate) of the current frame? */
+static bool alt_slot_ok(const emu_warp *w, int32_t slot, bool pred)
 {
-    uint64_t *r = w->r + (size_t)slot * EMU_WARP_SIZE;
+    const ptx_func *f = &w->launch->mod->funcs[w->frames[w->frame_n - 1].func];
+    return slot >= 0 && (uint32_t)slot < (pred ? f->npreds : f->nregs);
+}
+
+int emu_warp_copy_hidden(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
+                         uint32_t mask)
+{
+    if (hidden >= EMU_HIDDEN_REGS || !alt_slot_ok(w, slot, false)) return EMU_ALT_REFUSED;
+    uint64_t *r = emu_reg(w, slot);
     for (uint32_t m = mask; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         r[l] = a->hidden[hidden][l];
     }
+    return 0;
+}
+
+int emu_warp_copy_hidden_pred(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
+                              uint32_t mask)
+{
+    if (hidden >= EMU_HIDDEN_REGS || !alt_slot_ok(w, slot, true)) return EMU_ALT_REFUSED;
+    w->p[slot] = (w->p[slot] & ~mask) | (a->hidden_p[hidden] & mask);
+    return 0;
 }

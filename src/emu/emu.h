@@ -317,33 +317,68 @@ int emu_read_string(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                     char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
-/* ------------------------------------------------------------------ */
 /* The alternate issue stream (altstream.c): out-of-order execution of  */
-/* hinted uops for HAWS, leaving the in-order state untouched            */
+/* hinted uops for HAWS, leaving the in-order state untouched           */
 /* ------------------------------------------------------------------ */
+
+/*
+** The seam the timing core drives for HAWS (specs/haws.md §3.1.3-3.1.6);
+** mechanism only, the chain and its renaming come from the caller.
+**
+**   emu_alt_begin     shadow SIMT stack := copy of the real one
+**   emu_alt_exec      run uop `pc` ahead under the shadow mask, sources
+**                     and destinations renamed to hidden registers;
+**                     a branch moves only the shadow stack
+**   emu_alt_end       drop the shadow (hidden registers stay for copies)
+**   emu_warp_copy_hidden[_pred]   in order: the COPY micro-op of a
+**                     renamed result into its architectural register
+**   emu_warp_skip     in order: pass a uop already run ahead
+**
+** Why counters are not touched ahead: a uop run ahead is counted once,
+** by emu_warp_skip when program order reaches it, so warp_insns,
+** thread_insns and class_insns equal a plain in-order run; the uops run
+** ahead are counted separately in emu_alt.  The copy micro-op counts
+** nothing (it is not a PTX instruction).  Branches run ahead are executed
+** again in order (§3.1.6 [I]), so emu_warp_skip refuses them.  Nothing
+** run ahead may have an effect other warps or the in-order stream could
+** see besides registers, so stores, atomics, barriers, fences, calls,
+** returns, exits, .cc and clock reads are refused with no side effect.
+*/
 
 #define EMU_HIDDEN_REGS 8     /* rename targets per warp (haws.md MAX_RENAME) */
-#define EMU_ALT_MAX_SRC 4
+#define EMU_ALT_MAX_SRC 4     /* renamed sources of one uop, per space */
+#define EMU_ALT_MAX_DST 4     /* renamed destinations (ld.v4, setp p|q) */
 #define EMU_ALT_REFUSED 1     /* the uop may not run ahead; nothing changed */
+#define EMU_ALT_NO_PC   UINT32_MAX  /* the shadow stack is empty */
 
-/* One warp's out-of-order state: hidden registers no PTX name reaches,
-   and the shadow SIMT stack alternate branches move. Zero-initialised. */
+/* One warp's out-of-order state: hidden registers and predicates no PTX
+   name reaches, and the shadow SIMT stack alternate branches move.
+   Zero-initialised by the owner; emu_alt_free releases it. */
 typedef struct emu_alt {
     uint64_t hidden[EMU_HIDDEN_REGS][EMU_WARP_SIZE];
+    uint32_t hidden_p[EMU_HIDDEN_REGS];   /* hidden predicates: lane masks */
     emu_simt *shadow;
     uint32_t shadow_n, shadow_cap;
     bool     active;
+    uint64_t ahead_insns, ahead_thread_insns;  /* uops run ahead (statistics) */
 } emu_alt;
 
-/* Register renaming for one alternate uop: source slots read from hidden
-   registers; the destination slot (-1: none) written into one. Slots are
-   the current frame's. */
+/* One renaming: register (or, with `pred`, predicate) slot `slot` of the
+   current frame <-> hidden register (predicate) `hidden`. */
+typedef struct emu_alt_ren {
+    int32_t  slot;
+    uint16_t hidden;
+    bool     pred;
+} emu_alt_ren;
+
+/* The rename table's view for one alternate uop: sources read from their
+   hidden register (the guard predicate included); destinations written
+   into theirs.  A slot may appear once among the sources and once among
+   the destinations (x = f(x) renamed is fine).  Zero-initialised = none. */
 typedef struct emu_alt_remap {
-    uint32_t nsrc;
-    int32_t  src_slot[EMU_ALT_MAX_SRC];
-    uint32_t src_hidden[EMU_ALT_MAX_SRC];
-    int32_t  dst_slot;
-    uint32_t dst_hidden;
+    uint32_t    nsrc, ndst;
+    emu_alt_ren src[EMU_ALT_MAX_SRC];
+    emu_alt_ren dst[EMU_ALT_MAX_DST];
 } emu_alt_remap;
 
 /* Lanes of `mask` whose guard predicate lets `u` execute. */
@@ -364,27 +399,40 @@ static inline void emu_count_step(emu_warp *w, const ptx_uop *u, uint32_t mask)
 /* Enter out-of-order mode: the shadow stack := a copy of the real one.
    0, or EMU_ALT_REFUSED (warp not ready, out of memory). */
 int emu_alt_begin(emu_warp *w, emu_alt *a);
-/* Execute uop `pc` under the shadow stack's mask (and its guard) with the
-   renaming `rm` (NULL: none); *next_pc = where the shadow path goes (a
-   branch updates only the shadow stack).  Counters are not touched: the
-   uop counts when the in-order stream skips it.  `info` as for
-   emu_warp_step.  EMU_ALT_REFUSED with no effect for a uop that may not
-   run ahead (store, atomic, barrier, call, return, exit, .cc); else the
-   handler's result (a fault is reported as usual). */
+/* Execute uop `pc` (any pc of the current function, not necessarily the
+   next) under the shadow stack's top mask and its guard, renamed by `rm`
+   (NULL: none).  The shadow path then continues after it, or where a
+   branch sends it (pushing/popping shadow entries, reconverging at rpc);
+   *next_pc := the shadow's next pc (EMU_ALT_NO_PC if it emptied).  The
+   real pc, SIMT stack, frames and counters are not touched.  `info` as
+   for emu_warp_step (mask, and a load's lanes' addresses for the LSU).
+   EMU_ALT_REFUSED with no effect at all for a uop that may not run ahead
+   (see above), a bad remap, or no shadow; else the handler's result (a
+   fault is reported as usual: the load is on the warp's real path). */
 int emu_alt_exec(emu_warp *w, emu_alt *a, uint32_t pc, const emu_alt_remap *rm,
                  emu_step_info *info, uint32_t *next_pc);
-/* Leave out-of-order mode (the shadow stack is dropped). */
+/* Leave out-of-order mode: the shadow stack is dropped; the hidden
+   registers keep their values for the copy micro-ops. */
 void emu_alt_end(emu_alt *a);
 void emu_alt_free(emu_alt *a);
 /* In order again: pass the next uop, already executed out of order,
-   without executing it (counted as executed).  Branches are not skipped
-   (they run again in order): EMU_ALT_REFUSED. */
+   without executing it: the pc advances as emu_warp_step would for a
+   non-branch (reconverging at rpc) and the uop is counted as executed
+   under its guard, so statistics equal the in-order run.  `info` gets
+   uop and mask (no addresses: nothing is accessed).  EMU_ALT_REFUSED,
+   nothing changed, for a branch (re-executed in order) and for a uop
+   emu_alt_exec would refuse. */
 int emu_warp_skip(emu_warp *w, emu_step_info *info);
-/* The copy micro-op of a renamed result: lanes `mask` of hidden register
-   `hidden` into slot `slot` of the current frame. */
-void emu_warp_copy_hidden(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
-                          uint32_t mask);
+/* The COPY micro-op of a renamed result: lanes `mask` (those the renamed
+   uop wrote: its info.mask) of hidden register `hidden` into register
+   slot `slot` of the current frame; not counted.  0, or EMU_ALT_REFUSED
+   for an index out of range.  _pred: the same for a predicate. */
+int emu_warp_copy_hidden(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
+                         uint32_t mask);
+int emu_warp_copy_hidden_pred(emu_warp *w, const emu_alt *a, uint32_t hidden, int32_t slot,
+                              uint32_t mask);
 
+/* ------------------------------------------------------------------ */
 /* The oracle profile (profile.c) */
 /* ------------------------------------------------------------------ */
 
