@@ -118,6 +118,9 @@ typedef struct core_lsu {
     uint32_t shmem_cycles;/* bank-conflict cycles left before the cache part */
     bool     shmem;       /* has a shared-memory part */
     bool     blocked;     /* last try was a reservation fail */
+    bool     parked;      /* a request of this instruction went to the queue */
+    uint64_t uid;         /* the warp's uid: its slot may be reused before
+                             a store's last request is handed over */
     uint32_t ntx, next;
     core_tx  tx[CORE_MAX_TX];
 } core_lsu;
@@ -127,6 +130,7 @@ typedef struct core_lsu {
 typedef struct core_reexec {
     core_tx  tx;
     uint32_t warp, load, pc;  /* load = CORE_NONE for stores */
+    uint64_t uid;             /* the warp's uid (see rq_owner in ldst.c) */
     uint64_t parked;
     uint32_t retries;
 } core_reexec;
@@ -246,6 +250,11 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
 /* A load record for warp `w` (caller checked core_lsu_can_take_load). */
 uint32_t core_load_alloc(core_sm *sm, core_warp *w);
 void core_lsu_tick(core_sm *sm, uint64_t cycle);
+/* Counters for `n` skipped cycles in which the re-execution queue was
+   retried and refused every cycle (core_sm_account_skip). */
+void core_lsu_account_skip(core_sm *sm, uint64_t n);
+/* Transactions of parked entry `e`'s instruction not yet accepted. */
+uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
 

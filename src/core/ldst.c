@@ -9,6 +9,9 @@
 ** to its cache; a reservation fail (no MSHR, merge slot or miss-queue
 ** slot) stalls the LSU, which retries the same transaction next cycle.
 ** The LSU takes a new instruction once every transaction is handed over.
+** With lsu.reexec_queue > 0 (Mascar §2.7) a refused transaction (a
+** reservation fail, or a NACK from the policy's l1_admit) is parked in
+** the re-execution queue instead and the LSU moves on; see core_lsu_tick.
 **
 ** Latency convention: a load issued at cycle t that hits is readable at
 ** t + hit_latency (the LSU cycle is part of the hit latency); a miss whose
@@ -153,7 +156,8 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
 {
     core_lsu *lsu = &sm->lsu;
     const ptx_uop *u = info->uop;
-    *lsu = (core_lsu){ .warp = w->slot, .load = load, .pc = (uint32_t)(u - w->ew->uops) };
+    *lsu = (core_lsu){ .warp = w->slot, .uid = w->uid, .load = load,
+                       .pc = (uint32_t)(u - w->ew->uops) };
     if (u->op == PTX_OP_ST) w->pending_stores++;   /* until its last transaction is handed over */
     uint8_t kind = u->op == PTX_OP_ST ? MEM_WRITE
                  : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? MEM_ATOMIC : MEM_READ;
@@ -277,27 +281,76 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
 
 /* ---- the re-execution queue (lsu.reexec_queue > 0) ---------------- */
 
+/* The warp a parked entry is accounted to, or NULL when that warp has
+   left: a warp does not wait for its last store to be handed over (as
+   with the blocking LSU), so the rest of that store can be parked after
+   its slot was freed or given to a new warp, which it must not hold up. */
+static core_warp *rq_owner(core_sm *sm, uint32_t warp, uint64_t uid)
+{
+    core_warp *w = &sm->warps[warp];
+    return w->ew && w->uid == uid ? w : NULL;
+}
+
 /* Park the LSU's current request at the queue's tail.  A parked read or
-   atomic counts as outstanding for its load until it is accepted. */
+   atomic counts as outstanding for its load until it is accepted.  The
+   policy is told once per instruction, when its first request parks. */
 static void rq_park(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
     const core_tx *tx = &lsu->tx[lsu->next];
     sm->rq[sm->rq_n++] = (core_reexec){ .tx = *tx, .warp = lsu->warp, .load = lsu->load,
-                                        .pc = lsu->pc, .parked = cycle };
+                                        .pc = lsu->pc, .uid = lsu->uid, .parked = cycle };
     if (lsu->load != CORE_NONE && tx->kind != MEM_WRITE) sm->loads[lsu->load].outstanding++;
-    sm->warps[lsu->warp].reexec_n++;
     sm->st->reexec_parked++;
-    lsu_event(sm, WS_EV_REEXEC_PARK, lsu->warp, lsu->pc, tx->addr, cycle);
+    core_warp *w = rq_owner(sm, lsu->warp, lsu->uid);
+    if (!w) return;
+    w->reexec_n++;
+    if (!lsu->parked) lsu_event(sm, WS_EV_REEXEC_PARK, lsu->warp, lsu->pc, tx->addr, cycle);
+    lsu->parked = true;
+}
+
+/* Parked entry `e` was accepted: its warp may go on. */
+static void rq_accepted(core_sm *sm, const core_reexec *e, int r, uint64_t cycle)
+{
+    if (r == MEM_L1_HIT && e->load != CORE_NONE)
+        load_tx_done(sm, e->load, sm->loads[e->load].ready, cycle);
+    core_warp *w = rq_owner(sm, e->warp, e->uid);
+    if (!w) return;
+    w->reexec_n--;
+    /* a store still in the LSU is done by lsu_finish */
+    bool in_lsu = sm->lsu.busy && sm->lsu.warp == e->warp && sm->lsu.uid == e->uid;
+    if (e->tx.kind == MEM_WRITE && !w->reexec_n && !in_lsu) lsu_store_done(w);
+    w->recheck = 0;         /* its next memory instruction may issue now */
+    if (w->finished && !w->reexec_n) core_warp_finish(sm, w, cycle);
+}
+
+/* Can nothing in the queue change until a reply or a send below?  True
+   when every entry would be a reservation fail and no policy hook takes
+   part (an admission or a pick may depend on the cycle).  Each entry is
+   probed without side effects; the rotation of refused retries is
+   replayed by core_lsu_account_skip. */
+static bool rq_stuck(const core_sm *sm)
+{
+    if (sm->wp && (sm->wp->l1_admit || sm->wp->reexec_pick)) return false;
+    for (uint32_t i = 0; i < sm->rq_n; i++) {
+        bool set;
+        const core_tx *tx = &sm->rq[i].tx;
+        if (!mem_l1_would_fail(sm->l1[tx->cache], tx->kind, tx->addr, &set)) return false;
+    }
+    return true;
 }
 
 /* Retry the parked request the policy picks: accepted, it leaves the
    queue (a hit completes its part of the load now); refused, it goes
-   back to the tail. */
+   back to the tail.  Sets sm->active unless the queue is stuck. */
 static void rq_serve(core_sm *sm, uint64_t cycle)
 {
+    if (!sm->rq_n) return;
     int i = core_policy_reexec_pick(sm, cycle);
-    if (i < 0) return;
+    if (i < 0) {
+        sm->active = true;  /* the policy may pick on any cycle */
+        return;
+    }
     core_reexec e = sm->rq[i];
     memmove(&sm->rq[i], &sm->rq[i + 1], (sm->rq_n - (uint32_t)i - 1) * sizeof *sm->rq);
     sm->rq_n--;
@@ -307,15 +360,60 @@ static void rq_serve(core_sm *sm, uint64_t cycle)
         e.retries++;
         sm->st->reexec_retries++;
         sm->rq[sm->rq_n++] = e;
+        if (nack || !rq_stuck(sm)) sm->active = true;
         return;
     }
-    core_warp *w = &sm->warps[e.warp];
-    w->reexec_n--;
-    if (e.tx.kind == MEM_WRITE && !w->reexec_n) lsu_store_done(w);
-    if (r == MEM_L1_HIT && e.load != CORE_NONE)
-        load_tx_done(sm, e.load, sm->loads[e.load].ready, cycle);
-    w->recheck = 0;         /* its next memory instruction may issue now */
-    if (w->finished && !w->reexec_n) core_warp_finish(sm, w, cycle);
+    sm->active = true;
+    rq_accepted(sm, &e, r, cycle);
+}
+
+/* Reverse rq[a..b). */
+static void rq_reverse(core_reexec *q, uint32_t a, uint32_t b)
+{
+    while (a + 1 < b) {
+        core_reexec t = q[a];
+        q[a++] = q[--b];
+        q[b] = t;
+    }
+}
+
+/*
+** The SM skipped `n` cycles with a stuck queue (rq_stuck): each of them
+** the oldest entry was retried, refused and moved to the tail, so entry k
+** was tried n / rq_n times, once more if k < n % rq_n.  Reservation fails
+** are counted per cache in the order their last tries happened (entries
+** from n % rq_n on first), which leaves each cache's last fail kind right.
+*/
+void core_lsu_account_skip(core_sm *sm, uint64_t n)
+{
+    uint32_t q = sm->rq_n;
+    if (!q || (sm->lsu.busy && q < sm->rq_cap)) return;
+    if (q == sm->rq_cap) sm->st->reexec_full_cycles += n;
+    sm->st->reexec_retries += n;
+    uint32_t first = (uint32_t)(n % q);
+    for (uint32_t j = 0; j < q; j++) {
+        uint32_t k = (first + j) % q;
+        core_reexec *e = &sm->rq[k];
+        uint64_t tries = n / q + (k < first);
+        bool set;
+        mem_l1_would_fail(sm->l1[e->tx.cache], e->tx.kind, e->tx.addr, &set);
+        mem_l1_add_fails(sm->l1[e->tx.cache], tries, set);
+        e->retries += (uint32_t)tries;
+    }
+    /* rotate left by `first`: the entry tried next comes to the head */
+    rq_reverse(sm->rq, 0, first);
+    rq_reverse(sm->rq, first, q);
+    rq_reverse(sm->rq, 0, q);
+}
+
+uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e)
+{
+    const core_warp *w = &sm->warps[e->warp];
+    bool owned = w->ew && w->uid == e->uid;
+    const core_lsu *lsu = &sm->lsu;
+    uint32_t in_lsu = lsu->busy && lsu->warp == e->warp && lsu->uid == e->uid
+                    ? lsu->ntx - lsu->next : 0;
+    return (owned ? w->reexec_n : 1) + in_lsu;
 }
 
 /*
@@ -323,13 +421,14 @@ static void rq_serve(core_sm *sm, uint64_t cycle)
 ** until the L1 takes it.  With the queue (Mascar §2.7): a refused request
 ** is parked and the LSU moves on; parked requests are retried when the
 ** LSU has no new request, or only they are served while the queue is
-** full.  A queue with entries keeps the SM out of idle-cycle skipping:
-** which entry retries next depends on the cycle.
+** full.  A queue whose every entry is a reservation fail (and no policy
+** hook in play) is not activity: only a reply or a send below changes
+** it, so the cycle loop may skip and core_lsu_account_skip replays the
+** refused retries.
 */
 void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
-    if (sm->rq_n) sm->active = true;
     if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
         sm->st->reexec_full_cycles++;
         rq_serve(sm, cycle);

@@ -193,9 +193,9 @@ int core_policy_reexec_pick(core_sm *sm, uint64_t cycle)
     if (!sm->wp || !sm->wp->reexec_pick) return 0;
     for (uint32_t i = 0; i < sm->rq_n; i++) {
         const core_reexec *e = &sm->rq[i];
-        sm->rq_view[i] = (ws_reexec_entry){ .warp = e->warp, .uid = sm->warps[e->warp].uid,
-                                            .pc = e->pc, .remaining = 1, .parked = e->parked,
-                                            .retries = e->retries };
+        sm->rq_view[i] = (ws_reexec_entry){ .warp = e->warp, .uid = e->uid, .pc = e->pc,
+                                            .remaining = core_lsu_remaining(sm, e),
+                                            .parked = e->parked, .retries = e->retries };
     }
     ws_reexec_view q = { .n = sm->rq_n, .e = sm->rq_view };
     ws_sched_view v = core_sm_view(sm, cycle);
@@ -451,6 +451,7 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
         st->lsu_stall_cycles += n;
         mem_l1_repeat_fail(sm->l1[sm->lsu.tx[sm->lsu.next].cache], n);
     }
+    core_lsu_account_skip(sm, n);
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += (uint64_t)mem_l1_mshr_used(sm->l1[c]) * n;
 }
@@ -471,6 +472,7 @@ void core_sm_dump(const core_sm *sm, uint64_t cycle, char *buf, size_t len)
     if (sm->lsu.busy)
         DUMP(" (warp %u, transaction %u of %u, %u shared-memory cycles left)", sm->lsu.warp,
              sm->lsu.next, sm->lsu.ntx, sm->lsu.shmem_cycles);
+    if (sm->rq_cap) DUMP("; re-execution queue %u/%u", sm->rq_n, sm->rq_cap);
     static const char *const cname[CORE_C_COUNT] = { "L1D", "L1C", "L1T" };
     for (int c = 0; c < CORE_C_COUNT; c++)
         DUMP("; %s %u MSHRs, %u queued", cname[c], mem_l1_mshr_used(sm->l1[c]),

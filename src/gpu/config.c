@@ -175,7 +175,8 @@ static const cfg_param params[] = {
     /* Mascar §2.7 / mascar.md: 32 entries there; 0 keeps the blocking LSU */
     U32("lsu.reexec_queue", lsu_reexec_queue, "0", "entries", 0, 1024,
         "LSU re-execution queue: a request the L1 refuses (reservation fail or policy NACK) "
-        "is parked and retried later while other requests proceed; 0 = the LSU blocks"),
+        "is parked and retried later while other requests proceed; a full queue stalls the "
+        "LSU, which then serves only the queue (Mascar); 0 = the LSU blocks"),
 
     /* memory below L1 (simple backend): [T] 200-cycle L2 latency [I: every
        miss an L2 hit until the memory system exists]; 177.4 GB/s at 700 MHz

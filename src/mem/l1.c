@@ -208,6 +208,36 @@ bool mem_l1_would_send(const mem_l1 *l, int kind, uint64_t addr)
     return !hit && mem_mshr_find(&l->mshr, mem_cache_line_addr(&l->tags, addr)) < 0;
 }
 
+/* Mirrors the fail checks of mem_l1_access, in the same order, so that a
+   caller can tell a request that only a reply or a send below can unblock
+   (the re-execution queue's idle-cycle skipping) without touching LRU
+   stamps or counters. */
+bool mem_l1_would_fail(const mem_l1 *l, int kind, uint64_t addr, bool *set)
+{
+    *set = false;
+    if (kind == MEM_ATOMIC) return !l1_queue_room(l);
+    bool allocating = kind == MEM_READ || (l->cfg.write_back && l->cfg.enabled);
+    if (!allocating) return !l1_queue_room(l);     /* write-through store */
+    if (l->cfg.enabled && mem_cache_probe(&l->tags, addr) >= 0) return false;
+    uint64_t line = mem_cache_line_addr(&l->tags, addr);
+    int i = mem_mshr_find(&l->mshr, line);
+    if (i >= 0) return !mem_mshr_can_merge(&l->mshr, i);
+    if (l->cfg.allocate == GPU_L1_ALLOC_MISS && l->cfg.enabled
+        && mem_cache_victim(&l->tags, line) < 0) {
+        *set = true;
+        return true;
+    }
+    return mem_mshr_full(&l->mshr) || !l1_queue_room(l);
+}
+
+void mem_l1_add_fails(mem_l1 *l, uint64_t n, bool set)
+{
+    if (!n) return;
+    l->st.reservation_fails += n;
+    if (set) l->st.reservation_fails_set += n;
+    l->last_fail_set = set;
+}
+
 void mem_l1_repeat_fail(mem_l1 *l, uint64_t n)
 {
     l->st.reservation_fails += n;

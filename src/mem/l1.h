@@ -64,6 +64,13 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
    failed again: count them as reservation fails of the last one's kind. */
 void mem_l1_repeat_fail(mem_l1 *l, uint64_t n);
 
+/* Would mem_l1_access of `kind` at `addr` be a reservation fail now?  No
+   side effects; *set: because every way of the set is reserved. */
+bool mem_l1_would_fail(const mem_l1 *l, int kind, uint64_t addr, bool *set);
+/* Count `n` reservation fails (`set`: full-set ones) that skipped cycles
+   would have produced, as mem_l1_access would have. */
+void mem_l1_add_fails(mem_l1 *l, uint64_t n, bool set);
+
 /* Send the miss queue's head through `port` if it accepts; true if sent. */
 bool mem_l1_tick(mem_l1 *l, const mem_port *port, uint64_t cycle);
 
