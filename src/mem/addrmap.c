@@ -161,7 +161,7 @@ uint64_t mem_addrmap_compose(const mem_addrmap *m, const mem_addr_loc *loc)
 {
     uint64_t a = scatter(loc->bank, m->mask[MEM_AF_BANK]) | scatter(loc->row, m->mask[MEM_AF_ROW])
                | scatter(loc->col, m->mask[MEM_AF_COL])
-               | scatter(loc->col_byte, m->mask[MEM_AF_BURST]);
+               | scatter(loc->col_byte, m->mask[MEM_AF_BURST]) | loc->unmapped;
     if (m->dramid_pos >= 0) {
         uint32_t pos = (uint32_t)m->dramid_pos;
         uint64_t low = pos ? a & ((1ull << pos) - 1) : 0;
@@ -191,5 +191,7 @@ void mem_addrmap_decode(const mem_addrmap *m, uint64_t addr, mem_addr_loc *out)
     out->row = gather(a, m->mask[MEM_AF_ROW]);
     out->col = gather(a, m->mask[MEM_AF_COL]);
     out->col_byte = (uint32_t)gather(a, m->mask[MEM_AF_BURST]);
+    out->unmapped = a & ~(m->mask[MEM_AF_CHANNEL] | m->mask[MEM_AF_BANK] | m->mask[MEM_AF_ROW]
+                          | m->mask[MEM_AF_COL] | m->mask[MEM_AF_BURST]);
     out->sub = ch * m->n_sub + out->bank % m->n_sub;
 }

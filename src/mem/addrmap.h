@@ -56,6 +56,9 @@ typedef struct mem_addr_loc {
     uint32_t bank;        /* as decoded (callers with fewer banks take it mod theirs) */
     uint64_t row, col;    /* col = the C bits; col_byte = the S bits */
     uint32_t col_byte;
+    uint64_t unmapped;    /* the ('0') bits no field holds, in place (of the
+                             compact address under dramid@N): addresses that
+                             differ only here share a DRAM location */
 } mem_addr_loc;
 
 /* Parse `text` ("" or NULL = MEM_ADDRMAP_DEFAULT) for `n_channels` channels
@@ -63,9 +66,11 @@ typedef struct mem_addr_loc {
 int mem_addrmap_parse(mem_addrmap *m, const char *text, uint32_t n_channels, uint32_t n_sub,
                       char *err, size_t errlen);
 void mem_addrmap_decode(const mem_addrmap *m, uint64_t addr, mem_addr_loc *out);
-/* The inverse: the address of `loc`'s channel, bank, row, col and
-   col_byte ('0' bits zero); decode(compose(l)) == l for every field the
-   map can hold.  Memory-side prefetchers name lines this way. */
+/* The inverse: the address of `loc`'s channel, bank, row, col, col_byte
+   and unmapped bits; compose(decode(a)) == a for every address (with D
+   bits: when they name exactly n_channels values), decode(compose(l)) == l
+   for every field the map can hold.  Memory-side prefetchers name lines
+   this way, taking `unmapped` from a demand request to the same row. */
 uint64_t mem_addrmap_compose(const mem_addrmap *m, const mem_addr_loc *loc);
 /* Bytes of one DRAM row as the map lays it out: 2^(C + S bits). */
 static inline uint64_t mem_addrmap_row_bytes(const mem_addrmap *m)

@@ -58,6 +58,7 @@ typedef struct dram_slot {          /* one queued request */
 typedef struct dram_done {          /* issued; data done at `done` */
     mem_req  r;
     uint64_t arrival, done;
+    bool     prefetch;              /* a prefetch read: no demand latency to count */
 } dram_done;
 
 typedef struct dram_bank {
@@ -68,9 +69,10 @@ typedef struct dram_bank {
     uint32_t row;
     uint32_t group;
     uint64_t next_act, next_pre, next_col;
-    uint32_t nq_open;               /* queued requests to the open row */
-    uint64_t last_act;              /* cycle of the last activate */
     bool     pf_done;               /* the prefetcher is done with this activation */
+    uint64_t row_addr;              /* the request that opened the row: a prefetch
+                                       reads its row with its bits the map does not
+                                       decode (high bits, banks beyond dram_banks) */
     bool     busy;                  /* for bank-level parallelism */
     uint64_t busy_end;              /* UINT64_MAX while the end is not known */
 } dram_bank;
@@ -93,12 +95,17 @@ struct mem_dram {
     uint32_t cap, nqueued, limit;
     int32_t  free_head;
     ws_dram_req_view *view;         /* scratch, cap entries */
-    ws_dram_bank_view *bview;       /* nbanks entries */
+    /* the banks as the policies see them (nbanks entries), kept up to date
+       as requests arrive and commands issue, so a view costs nothing to
+       build; demand = requests queued or committed, not yet done */
+    ws_dram_bank_view *bview;
     /* memory-side prefetcher (dram_prefetch; NULL = none) */
     const ws_dram_prefetch_ops *pf;
     void    *pf_st;
     mem_prefetch_sink sink;
-    uint32_t line_bytes, row_lines, sbits, pf_rr;
+    uint32_t line_bytes;            /* an L2 line: what a prefetch reads */
+    uint32_t row_lines;             /* L2 lines per row (ws_dram_view.row_lines) */
+    uint32_t sbits, pf_rr;
     int32_t  *view_slot;
     dram_bank *banks;
     uint64_t *group_next_col;
@@ -236,6 +243,11 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
     d->unlimited = cfg->unlimited_mem;
     d->limit = g.queue;
     take_timing(d, cfg);
+    /* lines of a row, for every policy's view and the prefetcher */
+    d->line_bytes = cfg->l2.line_bytes ? cfg->l2.line_bytes : 128;
+    d->sbits = d->map.bits[MEM_AF_BURST];
+    uint64_t row_bytes = mem_addrmap_row_bytes(&d->map);
+    d->row_lines = (uint32_t)(row_bytes > d->line_bytes ? row_bytes / d->line_bytes : 1);
 
     d->ops = ops;
     d->ops_state = ops_state;
@@ -293,7 +305,8 @@ uint32_t mem_dram_pending(const mem_dram *d)
     return d->nqueued + d->fcount;
 }
 
-static bool fifo_put(mem_dram *d, const mem_req *r, uint64_t arrival, uint64_t done)
+static bool fifo_put(mem_dram *d, const mem_req *r, uint64_t arrival, uint64_t done,
+                     bool prefetch)
 {
     if (d->fcount == d->fcap) {
         uint32_t ncap = d->fcap ? d->fcap * 2 : 64;
@@ -311,6 +324,7 @@ static bool fifo_put(mem_dram *d, const mem_req *r, uint64_t arrival, uint64_t d
     e->r = *r;
     e->arrival = arrival;
     e->done = done;
+    e->prefetch = prefetch;
     d->fcount++;
     return true;
 }
@@ -326,7 +340,8 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
     else
         d->st.writes++;
     d->st.bytes += e->r.bytes;
-    d->st.service_lat_sum += e->done - e->arrival;
+    if (!e->prefetch)       /* averaged over demand requests (queue_lat_count) */
+        d->st.service_lat_sum += e->done - e->arrival;
     d->fhead = (d->fhead + 1) % d->fcap;
     d->fcount--;
     return true;
@@ -335,7 +350,7 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
 void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
 {
     if (d->fixed_latency) {
-        fifo_put(d, r, dram_cycle, dram_cycle + d->fixed_latency);
+        fifo_put(d, r, dram_cycle, dram_cycle + d->fixed_latency, false);
         if (d->fcount > d->st.max_queue)
             d->st.max_queue = d->fcount;
         return;
@@ -355,10 +370,12 @@ void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
     s->ncol = r->bytes > d->col_bytes ? (r->bytes + d->col_bytes - 1) / d->col_bytes : 1;
     s->next = -1;
     s->started = false;
-    s->line = d->line_bytes ? (uint32_t)(((loc.col << d->sbits) | loc.col_byte) / d->line_bytes) : 0;
+    s->line = (uint32_t)(((loc.col << d->sbits) | loc.col_byte) / d->line_bytes);
 
     dram_bank *b = &d->banks[s->bank];
-    if (b->open && b->row == s->row) b->nq_open++;
+    ws_dram_bank_view *bv = &d->bview[s->bank];
+    bv->demand++;
+    bv->demand_open_row += b->open && b->row == s->row;
     if (b->tail >= 0)
         d->slots[b->tail].next = i;
     else
@@ -449,17 +466,10 @@ void mem_dram_stats_add(mem_dram_stats *sum, const mem_dram_stats *s)
 /* Scheduling: a free bank picks one of its requests                   */
 /* ------------------------------------------------------------------ */
 
-/* What the policies see of the channel's banks (demand = queued or
-   committed requests). */
-static ws_dram_view dram_view(mem_dram *d, uint64_t now)
+/* What the policies see of the channel (the bank view is kept current
+   by push, issue_col and issue). */
+static ws_dram_view dram_view(const mem_dram *d, uint64_t now)
 {
-    for (uint32_t i = 0; i < d->nbanks; i++) {
-        const dram_bank *b = &d->banks[i];
-        bool cur_open = b->cur >= 0 && b->open && d->slots[b->cur].row == b->row;
-        d->bview[i] = (ws_dram_bank_view){ .open = b->open, .row = b->row,
-            .demand = b->nq + (b->cur >= 0), .demand_open_row = b->nq_open + cur_open,
-            .last_activate = b->last_act };
-    }
     return (ws_dram_view){ .cycle = now, .channel = d->channel, .nbanks = d->nbanks,
                            .banks = d->bview, .queue_used = d->nqueued, .queue_size = d->limit,
                            .row_lines = d->row_lines };
@@ -518,8 +528,7 @@ static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
     if (b->tail == chosen)
         b->tail = prev;
     b->nq--;
-    b->cur = chosen;
-    if (b->open && b->row == d->slots[chosen].row) b->nq_open--;
+    b->cur = chosen;       /* still demand, to the same row: the view stays */
 
     uint32_t row = d->slots[chosen].row;
     if (!b->open)
@@ -580,12 +589,27 @@ static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
     if (--s->ncol > 0)
         return;
     /* last column command: the request leaves the queue */
-    fifo_put(d, &s->r, s->arrival, data_end);
+    fifo_put(d, &s->r, s->arrival, data_end, false);
     b->busy_end = data_end;
     b->cur = -1;
+    d->bview[bi].demand--;
+    d->bview[bi].demand_open_row--;      /* a column command: to the open row */
     s->next = d->free_head;
     d->free_head = (int32_t)(s - d->slots);
     d->nqueued--;
+}
+
+/* Bank `bi` just activated its row at `t`: the committed request and the
+   queued ones to that row are now demand to the open row. */
+static void bank_view_open(mem_dram *d, uint32_t bi, uint64_t t)
+{
+    const dram_bank *b = &d->banks[bi];
+    ws_dram_bank_view *bv = &d->bview[bi];
+    uint32_t n = b->cur >= 0;
+    for (int32_t i = b->head; i >= 0; i = d->slots[i].next)
+        n += d->slots[i].row == b->row;
+    *bv = (ws_dram_bank_view){ .open = true, .row = b->row, .demand = bv->demand,
+                               .demand_open_row = n, .last_activate = t };
 }
 
 static void issue(mem_dram *d, uint32_t bi, int cmd, uint64_t t)
@@ -602,11 +626,9 @@ static void issue(mem_dram *d, uint32_t bi, int cmd, uint64_t t)
     case CMD_ACT:
         b->open = true;
         b->row = s->row;
-        b->last_act = t;
         b->pf_done = false;
-        b->nq_open = 0;
-        for (int32_t i = b->head; i >= 0; i = d->slots[i].next)
-            b->nq_open += d->slots[i].row == b->row;
+        b->row_addr = s->r.addr;
+        bank_view_open(d, bi, t);
         b->next_col = t + d->tRCD;
         b->next_pre = t + d->tRAS;
         b->next_act = t + d->tRC;
@@ -616,7 +638,8 @@ static void issue(mem_dram *d, uint32_t bi, int cmd, uint64_t t)
         break;
     case CMD_PRE:
         b->open = false;
-        b->nq_open = 0;
+        d->bview[bi].open = false;
+        d->bview[bi].demand_open_row = 0;
         b->next_act = max_u64(b->next_act, t + d->tRP);
         d->st.precharges++;
         pf_event(d, WS_DRAM_EV_PRECHARGE, bi, b->row, 0, false, t);
@@ -647,15 +670,11 @@ static bool cmd_before(const mem_dram *d, int ca, const dram_bank *a, int cb, co
 /* ------------------------------------------------------------------ */
 
 void mem_dram_set_prefetch(mem_dram *d, const ws_dram_prefetch_ops *ops, void *st,
-                           mem_prefetch_sink sink, uint32_t line_bytes)
+                           mem_prefetch_sink sink)
 {
     d->pf = ops && ops->prefetch ? ops : NULL;
     d->pf_st = st;
     d->sink = sink;
-    d->line_bytes = line_bytes ? line_bytes : 128;
-    d->sbits = d->map.bits[MEM_AF_BURST];
-    uint64_t row = mem_addrmap_row_bytes(&d->map);
-    d->row_lines = (uint32_t)(row > d->line_bytes ? row / d->line_bytes : 1);
     if (d->pf) d->wake = 0;
 }
 
@@ -674,8 +693,10 @@ static bool pf_issue(mem_dram *d, uint32_t bi, uint32_t line, uint64_t now)
 {
     dram_bank *b = &d->banks[bi];
     uint64_t off = (uint64_t)line * d->line_bytes;
-    mem_addr_loc loc = { .channel = d->channel, .bank = bi, .row = b->row,
-                         .col = off >> d->sbits, .col_byte = (uint32_t)(off & ((1ull << d->sbits) - 1)) };
+    mem_addr_loc loc;
+    mem_addrmap_decode(&d->map, b->row_addr, &loc);
+    loc.col = off >> d->sbits;
+    loc.col_byte = (uint32_t)(off & ((1ull << d->sbits) - 1));
     mem_req r;
     if (!d->sink.reserve || !d->sink.reserve(d->sink.ctx, mem_addrmap_compose(&d->map, &loc), &r))
         return false;
@@ -689,7 +710,7 @@ static bool pf_issue(mem_dram *d, uint32_t bi, uint32_t line, uint64_t now)
     d->st.col_cmds += ncol;
     d->st.bus_busy_cycles += (uint64_t)d->burst_time * ncol;
     d->st.prefetch_reads++;
-    fifo_put(d, &r, now, data_end);
+    fifo_put(d, &r, now, data_end, true);
     pf_event(d, WS_DRAM_EV_READ, bi, b->row, line, true, now);
     return true;
 }
@@ -706,8 +727,7 @@ static uint64_t pf_step(mem_dram *d, uint64_t now)
     for (uint32_t k = 0; k < d->nbanks; k++) {
         uint32_t bi = (d->pf_rr + k) % d->nbanks;
         dram_bank *b = &d->banks[bi];
-        bool cur_open = b->cur >= 0 && d->slots[b->cur].row == b->row;
-        if (!b->open || b->pf_done || b->nq_open || cur_open) continue;
+        if (!b->open || b->pf_done || d->bview[bi].demand_open_row) continue;
         uint64_t t = pf_col_time(d, b);
         if (t > now) {
             if (t < wake) wake = t;

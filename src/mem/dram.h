@@ -2,7 +2,9 @@
 ** dram.h -- one DRAM channel's memory controller: a bounded request queue,
 ** banks (optionally in bank groups) with row buffers, an open-page policy,
 ** command timing in DRAM command-clock cycles, a pluggable request
-** scheduler (policy/dram_*.c) and its statistics.  A fixed-latency mode
+** scheduler (policy/dram_*.c), an optional memory-side prefetcher (a
+** dram_prefetch policy that reads lines of open rows into the L2,
+** mem_dram_set_prefetch) and its statistics.  A fixed-latency mode
 ** (dram_fixed_latency > 0) replaces banks and timing by a constant delay.
 **
 ** Use (all cycles are DRAM command-clock cycles, nondecreasing):
@@ -36,7 +38,8 @@ typedef struct mem_dram mem_dram;
 **   row-buffer hit ratio = row_hits / (row_hits + row_misses + row_conflicts)
 */
 typedef struct mem_dram_stats {
-    uint64_t reads, writes;           /* requests completed (popped or ready) */
+    uint64_t reads, writes;           /* requests completed (popped or ready),
+                                         prefetch reads included */
     uint64_t bytes;                   /* payload bytes of completed requests */
     uint64_t row_hits;                /* served from the open row */
     uint64_t row_misses;              /* bank closed: activate first */
@@ -47,7 +50,8 @@ typedef struct mem_dram_stats {
     uint64_t bus_busy_cycles;         /* DRAM cycles the data bus carried data */
     uint64_t queue_lat_sum;           /* arrival -> first command, DRAM cycles */
     uint64_t queue_lat_count;
-    uint64_t service_lat_sum;         /* arrival -> data done; count = reads + writes */
+    uint64_t service_lat_sum;         /* arrival -> data done of demand requests;
+                                         count = reads + writes - prefetch_reads */
     uint64_t max_queue;               /* most requests waiting at once (summed: sum of maxima) */
     uint64_t prefetch_reads;          /* reads a dram_prefetch policy issued */
 } mem_dram_stats;
@@ -73,9 +77,10 @@ typedef struct mem_prefetch_sink {
     bool (*reserve)(void *ctx, uint64_t addr, mem_req *out);
 } mem_prefetch_sink;
 /* Give the controller a prefetcher (`ops` NULL = none; its instance `st`
-   stays the caller's); `line_bytes` = the L2 line a prefetch reads. */
+   stays the caller's).  A prefetch reads one L2 line (cfg->l2.line_bytes),
+   the unit ws_dram_view.row_lines counts in. */
 void mem_dram_set_prefetch(mem_dram *d, const ws_dram_prefetch_ops *ops, void *st,
-                           mem_prefetch_sink sink, uint32_t line_bytes);
+                           mem_prefetch_sink sink);
 
 /* Room for one more request (always true in unlimited_mem mode). */
 bool mem_dram_can_accept(const mem_dram *d);

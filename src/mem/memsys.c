@@ -142,7 +142,11 @@ static bool ms_pf_reserve(void *ctx, uint64_t addr, mem_req *out)
     ms_chan *ch = ctx;
     mem_sys *ms = ch->ms;
     uint32_t s = mem_sys_slice_of(ms, addr), id;      /* the slice demand would use */
-    if (s >= ms->nslices || !mem_l2_prefetch_reserve(ms->l2[s], addr, &id))
+    /* the fill returns to a slice of this channel (ms_dram_to_l2): a map
+       whose routing disagrees with its decoding gets no prefetches rather
+       than an MSHR no fill will ever free */
+    if (s >= ms->nslices || &ms->ch[s / ms->nsub] != ch
+        || !mem_l2_prefetch_reserve(ms->l2[s], addr, &id))
         return false;
     uint32_t line = ms->cfg.l2.line_bytes ? ms->cfg.l2.line_bytes : 128;
     *out = (mem_req){ .addr = addr / line * line, .bytes = line, .kind = MEM_READ,
@@ -166,8 +170,7 @@ static int ms_make_prefetchers(mem_sys *ms, const ws_param_values *vals, char *e
             return -1;
         }
         mem_dram_set_prefetch(ch->d, ms->pf, ch->pf_st,
-                              (mem_prefetch_sink){ .ctx = ch, .reserve = ms_pf_reserve },
-                              ms->cfg.l2.line_bytes);
+                              (mem_prefetch_sink){ .ctx = ch, .reserve = ms_pf_reserve });
     }
     return 0;
 }

@@ -4,7 +4,8 @@
 ** pending line merge up to the limit; a slice out of MSHRs (or of room
 ** toward DRAM) refuses and its input queue fills; write-back with
 ** allocation (no DRAM read, dirty victims written back); perfect L2;
-** lazy MSHR occupancy.
+** lazy MSHR occupancy; memory-side prefetch reservations, fills and
+** merges.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -278,6 +279,63 @@ static void test_unlimited(void **state)
     mem_l2_free(s);
 }
 
+/* Memory-side prefetch into one slice: a reservation takes an MSHR with no
+   waiter and is refused when the line is pending, present, or no MSHR is
+   free; the fill installs the line and answers nobody; a demand miss that
+   arrives in flight joins the prefetch (one DRAM read); a demand hit on a
+   prefetched line counts once. */
+static void test_prefetch_reserve_fill_merge(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_small(&c);                                 /* 2 MSHRs */
+    mem_l2 *s = mem_l2_new(&c);
+    uint32_t ix, iy, iz;
+    assert_true(mem_l2_prefetch_reserve(s, 0x1010, &ix));   /* line 0x1000 */
+    assert_false(mem_l2_prefetch_reserve(s, 0x1000, &iz));  /* pending already */
+    assert_true(mem_l2_prefetch_reserve(s, 0x2000, &iy));
+    assert_false(mem_l2_prefetch_reserve(s, 0x3000, &iz));  /* no MSHR left */
+    assert_int_equal(mem_l2_mshr_used(s), 2);
+    assert_null(mem_l2_dram_head(s));              /* the controller reads it, not L2 */
+
+    /* a demand miss to the prefetched line Y joins it */
+    mem_req dy = rd(0x2000, 9);
+    mem_l2_push(s, &dy);
+    seen sn = { 0 };
+    run(s, 0, 5, &sn);
+    assert_null(mem_l2_dram_head(s));              /* not sent to DRAM again */
+    mem_req fx = { .addr = 0x1000, .bytes = 128, .kind = MEM_READ, .id = ix };
+    mem_req fy = { .addr = 0x2000, .bytes = 128, .kind = MEM_READ, .id = iy };
+    mem_l2_fill(s, &fx);
+    mem_l2_fill(s, &fy);
+    run(s, 5, 40, &sn);
+    assert_int_equal(sn.n, 1);                     /* only the demand is answered */
+    assert_int_equal(sn.id[0], 9);
+    assert_int_equal(mem_l2_mshr_used(s), 0);
+    assert_true(mem_l2_holds(s, 0x1000));
+    assert_false(mem_l2_prefetch_reserve(s, 0x1000, &iz));  /* present */
+
+    /* X was brought by the prefetch alone: a demand read hits, counted once */
+    for (uint32_t i = 0; i < 2; i++) {
+        mem_req dx = rd(0x1000, 20 + i);
+        mem_l2_push(s, &dx);
+    }
+    run(s, 40, 80, &sn);
+    assert_int_equal(sn.n, 3);
+    assert_null(mem_l2_dram_head(s));
+    mem_l2_pf_stats pf;
+    mem_l2_pf_stats_get(s, &pf);
+    assert_int_equal(pf.fills, 2);
+    assert_int_equal(pf.merges, 1);
+    assert_int_equal(pf.hits, 1);
+    gpu_cache_stats st;
+    uint64_t full;
+    mem_l2_get_stats(s, 80, &st, &full);
+    assert_int_equal(st.hits, 2);
+    assert_int_equal(st.merges, 1);
+    mem_l2_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_write_back_allocate),
         cmocka_unit_test(test_perfect),
         cmocka_unit_test(test_unlimited),
+        cmocka_unit_test(test_prefetch_reserve_fill_merge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

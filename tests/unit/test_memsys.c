@@ -390,7 +390,7 @@ static void test_prefetch_fills_l2(void **state)
     cfg_full(&c);
     mem_sys *ms = make_pf(&c);
     mem_port p = mem_sys_port(ms, 0);
-    uint64_t a = 0x40000, b = next_in_row(&c, a), cyc = 10;
+    uint64_t a = 0x700040000ull, b = next_in_row(&c, a), cyc = 10;   /* device heap */
     mem_req r = rd(a, 0), got;
     mem_sys_advance(ms, cyc);
     assert_true(p.send(p.impl, &r, cyc));
@@ -422,7 +422,7 @@ static void test_prefetch_merges_demand(void **state)
     cfg_full(&c);
     mem_sys *ms = make_pf(&c);
     mem_port p = mem_sys_port(ms, 0);
-    uint64_t a = 0x40000, b = next_in_row(&c, a), cyc = 10;
+    uint64_t a = 0x700040000ull, b = next_in_row(&c, a), cyc = 10;   /* device heap */
     mem_req r = rd(a, 0), got;
     mem_sys_advance(ms, cyc);
     assert_true(p.send(p.impl, &r, cyc));

@@ -96,6 +96,8 @@ typedef struct th_run {
     ws_param_values fetch_params;
     emu_profile prof;             /* the oracle profile, built when `fetch` needs it */
     uint32_t grid_y;              /* CTAs in y (0 = 1) */
+    const ws_dram_prefetch_ops *dram_prefetch;   /* NULL = none */
+    ws_param_values dram_prefetch_params;
 } th_run;
 
 /*
@@ -156,6 +158,8 @@ static void th_run_kernel(const char *ptx, const char *name, const gpu_config *c
                                 .dram = ws_find_dram_sched("frfcfs") };
     rp.params[WS_KIND_CTA_MAP] = r->cta_params;
     rp.params[WS_KIND_FETCH] = r->fetch_params;
+    rp.dram_prefetch = r->dram_prefetch;
+    rp.params[WS_KIND_DRAM_PREFETCH] = r->dram_prefetch_params;
     if (r->fetch && (r->fetch->needs & WS_NEED_ORACLE)) {
         if (emu_profile_build(l, &r->prof, err, sizeof err)) fail_msg("profile: %s", err);
         l->profile = &r->prof;
