@@ -196,7 +196,7 @@ typedef struct ws_warp_view {
     uint32_t warp_in_cta;
     uint64_t issued;       /* instructions issued so far */
     uint32_t pending_loads;/* loads issued and not yet returned */
-    uint32_t reexec_entries; /* its instructions parked in the LSU re-execution queue */
+    uint32_t reexec_entries; /* its requests parked in the LSU re-execution queue */
     uint64_t last_issue;   /* cycle of the last issue, 0 if none */
     uint32_t next_pc;      /* pc of the next instruction, WS_NO_PC if unknown */
 } ws_warp_view;
