@@ -143,7 +143,7 @@ typedef struct gpu_config {
     uint32_t dram_data_rate;                  /* beats per command clock (2 = DDR) */
     uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
     char     dram_addr_map[128];              /* bit-field string as -gpgpu_mem_addr_mapping */
-    char     dram_scheduler[GPU_NAME_MAX];    /* registry name: fcfs, frfcfs, frfair, reminst */
+    char     dram_scheduler[GPU_NAME_MAX];    /* registry name (policy/registry.c) */
     char     dram_scheduler_params[256];
     char     dram_prefetch[GPU_NAME_MAX];     /* memory-side prefetcher, "none" */
     char     dram_prefetch_params[256];

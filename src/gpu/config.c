@@ -268,7 +268,7 @@ static const cfg_param params[] = {
       "dramid@BIT; then 64 bit letters, most significant first (R row, B bank, "
       "C column, S burst offset, 0 unused; dots ignored)", NULL },
     STR("dram_scheduler", dram_scheduler, "frfcfs",
-        "DRAM scheduling policy: fcfs, frfcfs, frfair, reminst (warpsim policies)"),
+        "DRAM scheduling policy (warpsim policies lists them)"),
     { "dram_scheduler_params", P_STR, OFF(dram_scheduler_params),
       sizeof(((gpu_config *)0)->dram_scheduler_params), "", "k=v,...", 0, 0,
       "parameters of the DRAM scheduler (see warpsim policies)", NULL },

@@ -6,8 +6,8 @@
 ** oldest warp that can issue wins and becomes the new greedy warp.
 ** Interpretations:
 **  - order = [last issued warp] ++ all other live warps by age (smallest
-**    first, ties by index); the core takes the first ready one;
-**  - the greedy warp is remembered by index and age: a new warp that
+**    first, ties by slot); the core takes the first ready one;
+**  - the greedy warp is remembered by slot and age: a new warp that
 **    takes a finished warp's slot is not greedy, it is ordered by its age;
 **  - with several issues per cycle the last on_issue call is the greedy one;
 **  - finished / empty slots (valid = false) are left out of the order.

@@ -5,7 +5,7 @@
 ** strictly by age, the warp launched first on the SM first.
 ** Interpretations:
 **  - age is ws_warp_view.age (launch order on the SM); equal ages (not
-**    expected) are broken by index;
+**    expected) are broken by slot;
 **  - finished / empty slots (valid = false) are left out of the order.
 */
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 ** sweep of warp_limit) and GPGPU-Sim's swl_scheduler ("warp_limiting").
 ** See the project's specs/ccws.md Sec. 2.1 and 7.10.
 ** Interpretations:
-**  - the limit is per scheduler unit (one policy instance), as in
+**  - the limit is per scheduler unit (each unit keeps its own state), as in
 **    GPGPU-Sim's swl_scheduler; the CCWS machine has one scheduler per SM,
 **    so there it is the per-SM limit of the paper.  With S schedulers per
 **    SM, a per-SM limit L is warp_limit = L / S;

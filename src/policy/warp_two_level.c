@@ -15,7 +15,7 @@
 **    global load; the view has no per-register flag, so a scoreboard stall
 **    of a warp with loads in flight stands for it;
 **  - at init the first active_warps indices are active, the rest pending,
-**    in index order (GPGPU-Sim's add_supervised_warp_id);
+**    in slot order (GPGPU-Sim's add_supervised_warp_id);
 **  - outer=0: the pending set is a FIFO, the warp demoted (or queued)
 **    longest ago is promoted first: GPGPU-Sim's SRR outer level.
 **    outer=1 (not in GPGPU-Sim): the oldest (smallest age) pending warp
