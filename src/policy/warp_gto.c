@@ -16,43 +16,15 @@
 
 #include "policy/warp_order.h"
 
-typedef struct gto_state {
-    ws_greedy    greedy;
-    ws_age_order age;
-} gto_state;
-
-/* one gto_state per scheduler unit, then the unit count */
-typedef struct gto_all {
-    uint32_t  nsched;
-    gto_state unit[];
-} gto_all;
-
-static void gto_destroy(void *vst)
-{
-    gto_all *all = vst;
-    for (uint32_t s = 0; s < all->nsched; s++)
-        ws_age_order_free(&all->unit[s].age);
-    free(all);
-}
-
 static void *gto_init(const ws_param_values *p, const ws_policy_env *env)
 {
     (void)p;
-    uint32_t n = env->nsched ? env->nsched : 1;
-    gto_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
-    if (!all)
-        return NULL;
-    for (all->nsched = 0; all->nsched < n; all->nsched++)
-        if (ws_age_order_init(&all->unit[all->nsched].age, ws_unit_warps(env)) != 0) {
-            gto_destroy(all);
-            return NULL;
-        }
-    return all;
+    return ws_age_units_new(env);
 }
 
 static uint32_t gto_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    gto_state *st = &((gto_all *)vst)->unit[v->sched];
+    ws_age_unit *st = ws_age_unit_of(vst, v);
     uint32_t live = ws_age_order_update(&st->age, v), k = 0;
     bool greedy = ws_greedy_live(&st->greedy, v);
     if (greedy)
@@ -65,7 +37,7 @@ static uint32_t gto_order(void *vst, const ws_sched_view *v, uint32_t *out)
 
 static void gto_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    gto_state *st = &((gto_all *)vst)->unit[v->sched];
+    ws_age_unit *st = ws_age_unit_of(vst, v);
     ws_greedy_note(&st->greedy, v, slot);
 }
 
@@ -74,7 +46,7 @@ const ws_warp_sched_ops ws_warp_sched_gto = {
     .summary = "greedy-then-oldest: the last-issued warp while it can issue, else the oldest",
     .params = NULL,
     .init = gto_init,
-    .destroy = gto_destroy,
+    .destroy = ws_age_units_free,
     .order = gto_order,
     .on_issue = gto_on_issue,
 };

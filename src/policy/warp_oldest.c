@@ -12,38 +12,15 @@
 
 #include "policy/warp_order.h"
 
-/* one age order per scheduler unit */
-typedef struct oldest_all {
-    uint32_t     nsched;
-    ws_age_order unit[];
-} oldest_all;
-
-static void oldest_destroy(void *vst)
-{
-    oldest_all *all = vst;
-    for (uint32_t s = 0; s < all->nsched; s++)
-        ws_age_order_free(&all->unit[s]);
-    free(all);
-}
-
 static void *oldest_init(const ws_param_values *p, const ws_policy_env *env)
 {
     (void)p;
-    uint32_t n = env->nsched ? env->nsched : 1;
-    oldest_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
-    if (!all)
-        return NULL;
-    for (all->nsched = 0; all->nsched < n; all->nsched++)
-        if (ws_age_order_init(&all->unit[all->nsched], ws_unit_warps(env)) != 0) {
-            oldest_destroy(all);
-            return NULL;
-        }
-    return all;
+    return ws_age_units_new(env);
 }
 
 static uint32_t oldest_order(void *st, const ws_sched_view *v, uint32_t *out)
 {
-    ws_age_order *o = &((oldest_all *)st)->unit[v->sched];
+    ws_age_order *o = &ws_age_unit_of(st, v)->age;
     uint32_t live = ws_age_order_update(o, v);
     for (uint32_t i = 0; i < live; i++)
         out[i] = v->cand[o->perm[i]];
@@ -55,6 +32,6 @@ const ws_warp_sched_ops ws_warp_sched_oldest = {
     .summary = "oldest first: warps tried strictly by launch order on the SM",
     .params = NULL,
     .init = oldest_init,
-    .destroy = oldest_destroy,
+    .destroy = ws_age_units_free,
     .order = oldest_order,
 };

@@ -151,4 +151,46 @@ static inline bool ws_greedy_live(const ws_greedy *g, const ws_sched_view *v)
            ws_cand_warp(v, g->warp)->age == g->age;
 }
 
+/* The per-unit state of the age-based schedulers (oldest, gto, swl): an
+   age order, the greedy warp and a limit (swl), one per scheduler unit. */
+typedef struct ws_age_unit {
+    ws_age_order age;
+    ws_greedy    greedy;
+    uint32_t     limit;
+} ws_age_unit;
+
+typedef struct ws_age_units {
+    uint32_t    n;
+    ws_age_unit unit[];
+} ws_age_units;
+
+static inline void ws_age_units_free(void *st)
+{
+    ws_age_units *u = st;
+    for (uint32_t s = 0; u && s < u->n; s++)
+        ws_age_order_free(&u->unit[s].age);
+    free(u);
+}
+
+/* One unit per scheduler unit of `env`, zeroed; NULL when out of memory. */
+static inline ws_age_units *ws_age_units_new(const ws_policy_env *env)
+{
+    uint32_t n = env->nsched ? env->nsched : 1;
+    ws_age_units *u = calloc(1, sizeof *u + n * sizeof u->unit[0]);
+    if (!u)
+        return NULL;
+    for (u->n = 0; u->n < n; u->n++)
+        if (ws_age_order_init(&u->unit[u->n].age, ws_unit_warps(env)) != 0) {
+            ws_age_units_free(u);
+            return NULL;
+        }
+    return u;
+}
+
+/* The asking unit's state. */
+static inline ws_age_unit *ws_age_unit_of(void *st, const ws_sched_view *v)
+{
+    return &((ws_age_units *)st)->unit[v->sched];
+}
+
 #endif /* WS_POLICY_WARP_ORDER_H */

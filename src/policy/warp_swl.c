@@ -29,46 +29,17 @@ static const ws_param_desc swl_params[] = {
     { NULL, 0, 0, 0, NULL, NULL }
 };
 
-typedef struct swl_state {
-    uint32_t     limit;
-    ws_greedy    greedy;
-    ws_age_order age;
-} swl_state;
-
-/* one swl_state per scheduler unit */
-typedef struct swl_all {
-    uint32_t  nsched;
-    swl_state unit[];
-} swl_all;
-
-static void swl_destroy(void *vst)
-{
-    swl_all *all = vst;
-    for (uint32_t s = 0; s < all->nsched; s++)
-        ws_age_order_free(&all->unit[s].age);
-    free(all);
-}
-
 static void *swl_init(const ws_param_values *p, const ws_policy_env *env)
 {
-    uint32_t n = env->nsched ? env->nsched : 1;
-    swl_all *all = calloc(1, sizeof *all + n * sizeof all->unit[0]);
-    if (!all)
-        return NULL;
-    for (all->nsched = 0; all->nsched < n; all->nsched++) {
-        swl_state *st = &all->unit[all->nsched];
-        if (ws_age_order_init(&st->age, ws_unit_warps(env)) != 0) {
-            swl_destroy(all);
-            return NULL;
-        }
-        st->limit = (uint32_t)p->v[0];
-    }
-    return all;
+    ws_age_units *u = ws_age_units_new(env);
+    for (uint32_t s = 0; u && s < u->n; s++)
+        u->unit[s].limit = (uint32_t)p->v[0];
+    return u;
 }
 
 static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
-    swl_state *st = &((swl_all *)vst)->unit[v->sched];
+    ws_age_unit *st = ws_age_unit_of(vst, v);
     uint32_t live = ws_age_order_update(&st->age, v);
     uint32_t k = 0, counted = 0;
     for (uint32_t i = 0; i < live && counted < st->limit; i++) {
@@ -93,7 +64,7 @@ static uint32_t swl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 
 static void swl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
-    swl_state *st = &((swl_all *)vst)->unit[v->sched];
+    ws_age_unit *st = ws_age_unit_of(vst, v);
     ws_greedy_note(&st->greedy, v, slot);
 }
 
@@ -102,7 +73,7 @@ const ws_warp_sched_ops ws_warp_sched_swl = {
     .summary = "static warp limiting: GTO over only the warp_limit oldest live warps",
     .params = swl_params,
     .init = swl_init,
-    .destroy = swl_destroy,
+    .destroy = ws_age_units_free,
     .order = swl_order,
     .on_issue = swl_on_issue,
 };
