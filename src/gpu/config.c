@@ -510,7 +510,7 @@ void gpu_config_defaults(gpu_config *c)
 }
 
 /* Append `name` to the comma list in `list` (bounded; "..." when full). */
-static void list_add(char *list, size_t len, const char *name)
+void gpu_config_list_add(char *list, size_t len, const char *name)
 {
     size_t n = strlen(list);
     if (n + strlen(name) + 8 >= len) {
@@ -529,7 +529,7 @@ static int apply_setting(gpu_config *c, const char *setting, char *notes, size_t
     const char *eq = strchr(setting, '=');
     char key[128];
     if (!eq || eq == setting || (size_t)(eq - setting) >= sizeof key) {
-        snprintf(err, errlen, "setting '%s': expected key=value", setting);
+        snprintf(err, errlen, "'%s': expected key=value", setting);
         return -1;
     }
     memcpy(key, setting, (size_t)(eq - setting));
@@ -538,13 +538,13 @@ static int apply_setting(gpu_config *c, const char *setting, char *notes, size_t
     int r = gpu_gpgpusim_apply(c, key, eq + 1, err, errlen);
     if (r == GPU_GS_ERROR) return -1;
     if (r == GPU_GS_PARTIAL) {
-        if (notes) list_add(notes, noteslen, err);
+        if (notes) gpu_config_list_add(notes, noteslen, err);
         err[0] = '\0';
         return 0;
     }
     if (r != GPU_GS_APPLIED) {
-        snprintf(err, errlen, "setting '%s': GPGPU-Sim option %s is %s by warpsim", setting,
-                 key, r == GPU_GS_IGNORED ? "not modelled" : "not known");
+        snprintf(err, errlen, "GPGPU-Sim option %s is %s by warpsim", key,
+                 r == GPU_GS_IGNORED ? "not modelled" : "not known");
         return -1;
     }
     return 0;
@@ -601,123 +601,95 @@ int gpu_config_preset(gpu_config *c, const char *name, char *err, size_t errlen)
     return 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* Config files                                                        */
-/* ------------------------------------------------------------------ */
-
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s)) s++;
-    char *e = s + strlen(s);
-    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
-    return s;
-}
-
-/* What a config file's GPGPU-Sim lines did not use: options warpsim does
-   not model, options it does not know, and parts of values (cache letters)
-   without a counterpart.  Reported as one warning line. */
-typedef struct unused_lists {
-    char ignored[2048], unknown[2048], partial[2048];
-} unused_lists;
-
-/* One GPGPU-Sim line "-option value"; records what was not used. */
-static int file_gpgpusim_line(gpu_config *c, char *line, unused_lists *u, char *err,
-                              size_t errlen)
-{
-    char *v = line + strcspn(line, " \t");
-    if (*v) *v++ = '\0';
-    v = trim(v);
-    int r = gpu_gpgpusim_apply(c, line, v, err, errlen);
-    if (r == GPU_GS_IGNORED) list_add(u->ignored, sizeof u->ignored, line);
-    else if (r == GPU_GS_UNKNOWN) list_add(u->unknown, sizeof u->unknown, line);
-    else if (r == GPU_GS_PARTIAL) list_add(u->partial, sizeof u->partial, err);
-    return r == GPU_GS_ERROR ? -1 : 0;
-}
-
-static int file_line(gpu_config *c, char *line, unused_lists *u, char *err, size_t errlen)
-{
-    line[strcspn(line, "#")] = '\0';
-    line = trim(line);
-    if (!*line) return 0;
-    if (line[0] == '-') return file_gpgpusim_line(c, line, u, err, errlen);
-    char *eq = strchr(line, '=');
-    if (!eq) {
-        snprintf(err, errlen, "expected 'key = value' or '-gpgpusim_option value', got '%s'",
-                 line);
-        return -1;
-    }
-    *eq = '\0';
-    return gpu_config_set(c, trim(line), trim(eq + 1), err, errlen);
-}
-
-static bool odd_quotes(const char *s)
-{
-    int n = 0;
-    for (; *s && *s != '#'; s++) n += *s == '"';
-    return n & 1;
-}
-
-/* GPGPU-Sim configs break a quoted value (the DRAM timing string) over
-   lines: append the following lines to `line` until the quote closes.
-   Returns the number of lines appended. */
-static int join_quoted(FILE *f, char *line, size_t len)
-{
-    int extra = 0;
-    char next[4096];
-    while (line[strspn(line, " \t")] == '-' && odd_quotes(line) && fgets(next, sizeof next, f)) {
-        extra++;
-        line[strcspn(line, "\r\n")] = '\0';
-        size_t n = strlen(line), k = strlen(next);
-        if (n + 1 + k >= len) k = len > n + 2 ? len - n - 2 : 0;   /* truncate */
-        if (n + 1 < len) {
-            line[n] = ' ';
-            memcpy(line + n + 1, next, k);
-            line[n + 1 + k] = '\0';
-        }
-    }
-    return extra;
-}
-
-int gpu_config_load_file(gpu_config *c, const char *path, char *warn, size_t warnlen,
-                         char *err, size_t errlen)
-{
-    if (warn && warnlen) warn[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot open config file '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    char line[4096], e[512];
-    unused_lists u = { "", "", "" };
-    int lineno = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        int first = lineno;
-        lineno += join_quoted(f, line, sizeof line);
-        if (file_line(c, line, &u, e, sizeof e) != 0) {
-            lineno = first;
-            snprintf(err, errlen, "%s:%d: %s", path, lineno, e);
-            rc = -1;
-        }
-    }
-    fclose(f);
-    if (rc == 0 && warn && warnlen && (u.ignored[0] || u.unknown[0] || u.partial[0]))
-        snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:%s%s%s%s%s%s%s", path,
-                 u.ignored[0] ? " not modelled by warpsim: " : "", u.ignored,
-                 u.ignored[0] && u.unknown[0] ? ";" : "", u.unknown[0] ? " unknown: " : "",
-                 u.unknown, (u.ignored[0] || u.unknown[0]) && u.partial[0] ? ";" : "",
-                 u.partial[0] ? " letters without a counterpart: " : "");
-    if (rc == 0 && warn && warnlen && u.partial[0]) {
-        size_t n = strlen(warn);
-        snprintf(warn + n, warnlen - n, "%s", u.partial);
-    }
-    return rc;
-}
-
 int gpu_config_build(gpu_config *c, const char *config, const char *const *settings,
                      char *warn, size_t warnlen, char *err, size_t errlen)
 {
     return gpu_config_build_in(c, NULL, config, settings, warn, warnlen, err, errlen);
+}
+
+/* ------------------------------------------------------------------ */
+/* Where each parameter was set                                        */
+/* ------------------------------------------------------------------ */
+
+_Static_assert(NPARAMS <= GPU_CFG_MAX_PARAMS, "raise GPU_CFG_MAX_PARAMS");
+
+/* Bytes of parameter `p`'s field in gpu_config. */
+static size_t field_size(const cfg_param *p)
+{
+    switch (p->type) {
+    case P_U64: case P_DBL: return 8;
+    case P_BOOL: return sizeof(bool);
+    case P_STR: return p->size;
+    default: return 4;
+    }
+}
+
+void gpu_origins_mark(gpu_origins *o, const gpu_config *before, const gpu_config *after,
+                      uint32_t line, const char *setting)
+{
+    for (size_t i = 0; i < NPARAMS; i++) {
+        size_t off = params[i].offset;
+        if (memcmp((const char *)before + off, (const char *)after + off,
+                   field_size(&params[i])) == 0)
+            continue;
+        o->file_line[i] = setting ? o->file_line[i] : line;
+        o->setting[i] = setting;
+    }
+}
+
+/* Does `msg` name `key` as a whole word (not "tRC" inside "tRCD")? */
+static bool names_key(const char *msg, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *s = strstr(msg, key); s; s = strstr(s + 1, key)) {
+        bool left = s == msg || !(isalnum((unsigned char)s[-1]) || s[-1] == '_'
+                                  || s[-1] == '.');
+        bool right = !(isalnum((unsigned char)s[n]) || s[n] == '_');
+        if (left && right) return true;
+    }
+    return false;
+}
+
+void gpu_origins_explain(const gpu_origins *o, char *err, size_t errlen)
+{
+    size_t n = strlen(err);
+    int k = 0;
+    char msg[1024];
+    snprintf(msg, sizeof msg, "%s", err);
+    for (size_t i = 0; i < NPARAMS && n < errlen; i++) {
+        if (!names_key(msg, params[i].key) || !(o->setting[i] || o->file_line[i])) continue;
+        const char *sep = k++ ? "; " : " (";
+        if (o->setting[i])
+            n += (size_t)snprintf(err + n, errlen - n, "%s%s set by --set %s", sep,
+                                  params[i].key, o->setting[i]);
+        else
+            n += (size_t)snprintf(err + n, errlen - n, "%s%s set at %s:%u", sep,
+                                  params[i].key, o->file ? o->file : "?", o->file_line[i]);
+    }
+    if (k && n < errlen) snprintf(err + n, errlen - n, ")");
+    else if (!k && o->file && n < errlen)
+        snprintf(err + n, errlen - n, " (configuration from %s)", o->file);
+}
+
+/* Defaults, then the preset or file `config`. */
+static int build_base(gpu_config *c, const char *config, gpu_origins *o, char *warn,
+                      size_t warnlen, char *err, size_t errlen)
+{
+    gpu_config_defaults(c);
+    if (!config || !*config) return 0;
+    if (find_preset(config)) return gpu_config_preset(c, config, err, errlen);
+    if (strchr(config, '/') || strchr(config, '.')) {
+        o->file = config;
+        if (gpu_config_load_file_at(c, config, o, warn, warnlen, err, errlen)) return -1;
+        const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+        snprintf(c->preset, sizeof c->preset, "%s", base);
+        return 0;
+    }
+    char names[256];
+    list_presets(names, sizeof names);
+    snprintf(err, errlen, "unknown preset '%s' (presets: %s; a config file is "
+             "given by its path, e.g. ./%s)", config, names, config);
+    return -1;
 }
 
 int gpu_config_build_in(gpu_config *c, const struct ws_registry *registry, const char *config,
@@ -725,33 +697,35 @@ int gpu_config_build_in(gpu_config *c, const struct ws_registry *registry, const
                         size_t errlen)
 {
     if (warn && warnlen) warn[0] = '\0';
-    gpu_config_defaults(c);
-    if (config && *config) {
-        if (find_preset(config)) {
-            if (gpu_config_preset(c, config, err, errlen)) return -1;
-        } else if (strchr(config, '/') || strchr(config, '.')) {
-            if (gpu_config_load_file(c, config, warn, warnlen, err, errlen)) return -1;
-            const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
-            snprintf(c->preset, sizeof c->preset, "%s", base);
+    gpu_origins *o = calloc(1, sizeof *o);
+    gpu_config *before = malloc(sizeof *before);
+    int rc = o && before ? build_base(c, config, o, warn, warnlen, err, errlen) : -1;
+    if (!o || !before) snprintf(err, errlen, "out of memory building the configuration");
+    char notes[1024] = "", e[1024];
+    for (const char *const *s = settings; rc == 0 && s && *s; s++) {
+        *before = *c;
+        /* name --set: the same key may also be in the file */
+        if (apply_setting(c, *s, notes, sizeof notes, e, sizeof e)) {
+            snprintf(err, errlen, "--set %s: %s", *s, e);
+            rc = -1;
         } else {
-            char names[256];
-            list_presets(names, sizeof names);
-            snprintf(err, errlen, "unknown preset '%s' (presets: %s; a config file is "
-                     "given by its path, e.g. ./%s)", config, names, config);
-            return -1;
+            gpu_origins_mark(o, before, c, 0, *s);
         }
     }
-    char notes[1024] = "";
-    for (const char *const *s = settings; s && *s; s++)
-        if (apply_setting(c, *s, notes, sizeof notes, err, errlen)) return -1;
-    if (notes[0] && warn && warnlen) {
+    if (rc == 0 && notes[0] && warn && warnlen) {
         size_t n = strlen(warn);
         snprintf(warn + n, warnlen - n, "%sGPGPU-Sim letters without a counterpart: %s",
                  n ? "; " : "", notes);
     }
     /* set last: the defaults and a preset start from a cleared struct */
     c->registry = registry;
-    return gpu_config_check(c, err, errlen);
+    if (rc == 0 && gpu_config_check(c, err, errlen)) {
+        gpu_origins_explain(o, err, errlen);
+        rc = -1;
+    }
+    free(before);
+    free(o);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -33,4 +33,30 @@ enum {
 int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *value,
                        char *err, size_t errlen);
 
+/* ---- where each parameter got its value (config.c, config_file.c) ---- */
+
+/* At least the number of parameters in config.c's table (checked there). */
+#define GPU_CFG_MAX_PARAMS 512
+
+/* Per parameter (table order): the config-file line or the --set setting
+   that set it last, so a cross-field check failing later names them. */
+typedef struct gpu_origins {
+    const char *file;                          /* the config file, or NULL */
+    uint32_t file_line[GPU_CFG_MAX_PARAMS];    /* 0: not from the file */
+    const char *setting[GPU_CFG_MAX_PARAMS];   /* NULL: not from --set */
+} gpu_origins;
+
+/* Record `line` of the file (setting NULL) or `setting` as the origin of
+   every parameter whose value differs between `before` and `after`. */
+void gpu_origins_mark(gpu_origins *o, const gpu_config *before, const gpu_config *after,
+                      uint32_t line, const char *setting);
+/* Append to `err` where the parameters it names were set:
+   " (l1d.line_bytes set at FILE:3; n_schedulers set by --set n_schedulers=5)". */
+void gpu_origins_explain(const gpu_origins *o, char *err, size_t errlen);
+/* gpu_config_load_file, recording origins in `o` (NULL: none). */
+int gpu_config_load_file_at(gpu_config *c, const char *path, gpu_origins *o, char *warn,
+                            size_t warnlen, char *err, size_t errlen);
+/* Append `name` to the comma list in `list` (bounded; "..." when full). */
+void gpu_config_list_add(char *list, size_t len, const char *name);
+
 #endif /* WS_GPU_CONFIG_INT_H */

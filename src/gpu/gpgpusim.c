@@ -478,6 +478,14 @@ static const struct { const char *opt, *key; } simple[] = {
 int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *v, char *err, size_t errlen)
 {
     uint32_t x;
+    /* values lose their quotes (squeeze): an unbalanced one would otherwise
+       pass unnoticed and take whatever follows as part of the value */
+    size_t quotes = 0;
+    for (const char *q = v; *q; q++) quotes += *q == '"';
+    if (quotes & 1) {
+        snprintf(err, errlen, "%s '%s': unterminated '\"' in the value", opt, v);
+        return GPU_GS_ERROR;
+    }
     for (int i = 0; simple[i].opt; i++)
         if (strcmp(opt, simple[i].opt) == 0) {
             if (!num(v, &x)) return bad(opt, v, "a non-negative integer", err, errlen);

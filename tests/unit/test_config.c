@@ -557,6 +557,77 @@ static void test_build_file_and_errors(void **state)
     unlink(path);
 }
 
+/* Write `len` bytes of `text` to a fresh temporary file; its path in `path`. */
+static void write_tmp(char *path, const char *text, size_t len)
+{
+    strcpy(path, "/tmp/ws_cfg_XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+}
+
+/* Build from file `text`; -1 expected, with every string of `want` in the
+   error. */
+static void build_fails(const char *text, size_t len, const char *const *sets,
+                        const char *const *want)
+{
+    gpu_config c;
+    char path[32], warn[2048], err[2048];
+    write_tmp(path, text, len);
+    int rc = gpu_config_build(&c, path, sets, warn, sizeof warn, err, sizeof err);
+    unlink(path);
+    if (rc != -1) fail_msg("accepted: %.*s", (int)len, text);
+    for (; *want; want++)
+        if (!strstr(err, *want)) fail_msg("error '%s' lacks '%s'", err, *want);
+}
+
+/* Hostile files: never "no settings", never a hang; each error names
+   file:line.  Cross-field errors name where the keys involved were set. */
+static void test_hostile_files(void **state)
+{
+    (void)state;
+    gpu_config c;
+    char warn[2048], err[2048];
+    /* a directory: fopen succeeds, reading fails */
+    assert_int_equal(gpu_config_build(&c, "/tmp", NULL, warn, sizeof warn, err, sizeof err), -1);
+    assert_non_null(strstr(err, "is a directory"));
+    /* /dev/zero never ends: bounded, and its first byte is a NUL */
+    assert_int_equal(gpu_config_build(&c, "/dev/zero", NULL, warn, sizeof warn, err,
+                                      sizeof err), -1);
+    assert_non_null(strstr(err, "/dev/zero:1: NUL byte"));
+    build_fails("l1d.sets = 16\n\nl1d\0.ways = 2\n", 29, NULL,
+                (const char *const[]){ ":3: NUL byte", NULL });
+    build_fails("\0\0\0\0", 4, NULL, (const char *const[]){ ":1: NUL byte", NULL });
+    /* quotes that never close: at the end of the file, or before another option */
+    const char *eof = "l1d.sets = 16\n-gpgpu_dram_timing_opt \"nbk=16:CCD=3:RRD=6\n";
+    build_fails(eof, strlen(eof), NULL,
+                (const char *const[]){ ":2: unterminated", "end of the file", NULL });
+    const char *next = "-gpgpu_dram_timing_opt \"nbk=16:CCD=3\n  RRD=6\n-gpgpu_n_mem 6\n";
+    build_fails(next, strlen(next), NULL,
+                (const char *const[]){ ":1: unterminated", "next option", NULL });
+    /* a quoted value over two lines still works, and line numbers go on */
+    const char *two = "-gpgpu_dram_timing_opt \"nbk=16:CCD=3:\n   RRD=7\"\nl1d.ways = x\n";
+    build_fails(two, strlen(two), NULL, (const char *const[]){ ":3: ", "'x'", NULL });
+    /* --set: named, quote checked */
+    const char *q[] = { "-gpgpu_dram_timing_opt=\"nbk=16:CCD=3", NULL };
+    assert_int_equal(gpu_config_build(&c, NULL, q, warn, sizeof warn, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--set -gpgpu_dram_timing_opt"));
+    assert_non_null(strstr(err, "unterminated"));
+    const char *k[] = { "l1d.ways=0", NULL };
+    assert_int_equal(gpu_config_build(&c, NULL, k, warn, sizeof warn, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--set l1d.ways=0"));
+    /* cross-field: each key named with where it was set */
+    const char *sched = "# c\nn_schedulers = 3\n";
+    build_fails(sched, strlen(sched), (const char *const[]){ "max_threads_per_sm=1024", NULL },
+                (const char *const[]){ "n_schedulers set at /tmp/ws_cfg_", ":2",
+                                       "max_threads_per_sm set by --set", NULL });
+    const char *line = "\n\nl1d.line_bytes = 100\n";
+    build_fails(line, strlen(line), NULL,
+                (const char *const[]){ "not a power of two", "l1d.line_bytes set at", ":3)",
+                                       NULL });
+}
+
 static void test_dump_has_every_key(void **state)
 {
     (void)state;
@@ -612,6 +683,7 @@ int main(void)
         cmocka_unit_test(test_cache_string_formats),
         cmocka_unit_test(test_l1_options_and_letters),
         cmocka_unit_test(test_build_file_and_errors),
+        cmocka_unit_test(test_hostile_files),
         cmocka_unit_test(test_dump_has_every_key),
         cmocka_unit_test(test_memsys_defaults),
         cmocka_unit_test(test_memsys_checks),
