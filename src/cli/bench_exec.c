@@ -186,25 +186,30 @@ int bench_run_program(const bench_entry *e, const char *bin, int size, const cha
                       char *const *exec_opts, bool echo, bench_outcome *out)
 {
     memset(out, 0, sizeof *out);
-    char store[4096], *args[BENCH_MAX_ARGS], *argv[2 * BENCH_MAX_ARGS + 4];
+    char store[4096], *args[BENCH_MAX_ARGS];
     int nargs = split_command(e->commands[size], "", bin, store, sizeof store, args,
                               BENCH_MAX_ARGS - 2);
     if (nargs < 1) return -1;
+    /* every exec option goes on: none is dropped for want of room */
+    size_t nopts = 0;
+    while (exec_opts && exec_opts[nopts]) nopts++;
+    char **argv = malloc((nopts + (size_t)nargs + 6) * sizeof *argv);
+    if (!argv) return -1;
     int argc = 0;
     argv[argc++] = "exec";
-    for (int i = 0; exec_opts && exec_opts[i] && argc < BENCH_MAX_ARGS; i++)
-        argv[argc++] = exec_opts[i];
+    for (size_t i = 0; i < nopts; i++) argv[argc++] = exec_opts[i];
     argv[argc++] = "--";
     for (int i = 0; i < nargs; i++) argv[argc++] = args[i];
     if (seed_arg) { argv[argc++] = "--seed"; argv[argc++] = (char *)seed_arg; }
     argv[argc] = NULL;
 
     int fds[2];
-    if (pipe(fds) != 0) return -1;
+    if (pipe(fds) != 0) { free(argv); return -1; }
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) { close(fds[0]); close(fds[1]); return -1; }
+    if (pid < 0) { close(fds[0]); close(fds[1]); free(argv); return -1; }
     if (pid == 0) { close(fds[0]); run_child(fds[1], argv, argc); }
+    free(argv);
     close(fds[1]);
     read_output(fds[0], echo, out);
     int st;

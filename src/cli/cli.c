@@ -197,3 +197,24 @@ double cli_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+bool cli_check_arch(const char *cmd, const char *v)
+{
+    const char *d = strncmp(v, "sm_", 3) == 0 ? v + 3
+                  : strncmp(v, "compute_", 8) == 0 ? v + 8 : v;
+    size_t n = strspn(d, "0123456789");
+    if (n < 2 || n > 3 || d[n] || d[0] == '0') {
+        cli_error(cmd, "--arch '%s': expected sm_NN or sm_NNN (two or three digits), e.g. "
+                  "sm_75, sm_86 or sm_120", v);
+        return false;
+    }
+    long x = strtol(d, NULL, 10);
+    if (x < CLI_ARCH_MIN || x > CLI_ARCH_MAX) {
+        cli_error(cmd, "--arch '%s': sm_%ld is not supported: warpsim simulates compute "
+                  "capability %d.%d to %d.%d (sm_%d .. sm_%d)", v, x, CLI_ARCH_MIN / 10,
+                  CLI_ARCH_MIN % 10, CLI_ARCH_MAX / 10, CLI_ARCH_MAX % 10, CLI_ARCH_MIN,
+                  CLI_ARCH_MAX);
+        return false;
+    }
+    return true;
+}

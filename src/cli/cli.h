@@ -69,6 +69,13 @@ bool cli_parse_u64(const char *s, uint64_t hi, uint64_t *out);
 bool cli_parse_f64(const char *s, double *out);
 /* "X", "X,Y" or "X,Y,Z", each 1..2^31-1; missing components are 1. */
 bool cli_parse_dim3(const char *s, ws_dim3 *out);
+/* Lowest and highest compute capability (x10) the simulated GPU can report. */
+#define CLI_ARCH_MIN 30
+#define CLI_ARCH_MAX 129
+/* Check an --arch value: "sm_NN", "sm_NNN", "compute_NN" or "NN" (two or
+   three digits).  false after a message naming `cmd`: a syntax error, or
+   a well-formed architecture outside CLI_ARCH_MIN..CLI_ARCH_MAX. */
+bool cli_check_arch(const char *cmd, const char *v);
 
 /* ------------------------------------------------------------------ */
 /* Policy plug-ins (cli_plugin.c)                                      */

@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "cli_bench.h"
 #include "policy/policy.h"
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -63,19 +65,37 @@ static const cli_opt bench_opts[] = {
 };
 
 #define BENCH_MAX_NAMES 64
-#define BENCH_MAX_EXEC_OPTS 64
 
 typedef struct bench_cli {
     const char *cmd;           /* "bench run", ... for messages */
     const char *bench_dir, *bin_dir, *seed, *stats_json;
     int size;
     bool rebuild;
-    char *exec_opts[BENCH_MAX_EXEC_OPTS];   /* "--name", value pairs; NULL-ended */
-    int nexec;
+    char **exec_opts;          /* "--name", value pairs for exec; grown as needed */
+    int nexec, capexec;
     const char *names[BENCH_MAX_NAMES];
     int nnames;
     char plugins[CLI_PLUGINS_MAX];          /* --plugin files, ':'-separated */
 } bench_cli;
+
+/* Append one word to the options passed to exec; false after a message
+   when out of memory (there is no fixed limit: any number of --set). */
+static bool push_exec(bench_cli *c, const char *word)
+{
+    if (c->nexec + 1 >= c->capexec) {
+        int cap = c->capexec ? 2 * c->capexec : 32;
+        char **p = realloc(c->exec_opts, (size_t)cap * sizeof *p);
+        if (!p) {
+            cli_error(c->cmd, "out of memory storing the options");
+            return false;
+        }
+        c->exec_opts = p;
+        c->capexec = cap;
+    }
+    c->exec_opts[c->nexec++] = (char *)word;
+    c->exec_opts[c->nexec] = NULL;
+    return true;
+}
 
 /* Store one option; false (after a message) on a bad value. */
 static bool bench_opt(bench_cli *c, const char *name, const char *value)
@@ -98,8 +118,10 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
     } else if (strcmp(name, "plugin") == 0) {
         return cli_plugin_add(c->cmd, c->plugins, sizeof c->plugins, value);
     } else {
-        /* an exec option: checked by warpsim exec itself */
+        /* an exec option: checked by warpsim exec itself, and --arch and the
+           timing configuration here too (bench_check_exec), before any build */
         if (strcmp(name, "stats-json") == 0) { c->stats_json = value; return true; }
+        if (strcmp(name, "arch") == 0 && !cli_check_arch(c->cmd, value)) return false;
         static const char *const flags[] = { "--per-kernel", "--quiet", "--arch", "--sms",
                                              "--clock-mhz", "--stack", "--lib-dir",
                                              "--timing", "--config", "--set",
@@ -107,9 +129,11 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
         const char *flag = NULL;
         for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
             if (strcmp(flags[i] + 2, name) == 0) flag = flags[i];
-        if (!flag || c->nexec + 3 > BENCH_MAX_EXEC_OPTS) return false;
-        c->exec_opts[c->nexec++] = (char *)flag;
-        if (value) c->exec_opts[c->nexec++] = (char *)value;
+        if (!flag) {
+            cli_error(c->cmd, "--%s is not an option of bench", name);
+            return false;
+        }
+        return push_exec(c, flag) && (!value || push_exec(c, value));
     }
     return true;
 }
@@ -127,14 +151,39 @@ static int bench_plugins(bench_cli *c)
     ws_registry_free(reg);
     for (char *save = NULL, *p = strtok_r(c->plugins, ":", &save); p;
          p = strtok_r(NULL, ":", &save)) {
-        if (c->nexec + 3 > BENCH_MAX_EXEC_OPTS) {
-            cli_error(c->cmd, "too many exec options");
-            return -1;
-        }
-        c->exec_opts[c->nexec++] = "--plugin";
-        c->exec_opts[c->nexec++] = p;
+        if (!push_exec(c, "--plugin") || !push_exec(c, p)) return -1;
     }
     return 0;
+}
+
+/*
+** The timing configuration the exec options describe (--timing, --config,
+** --set, --plugin), built and checked once here as warpsim exec would:
+** a bad --set is a usage error naming it before anything is built or run,
+** not a failed run followed by an unreadable statistics file.
+*/
+static int bench_check_exec(const bench_cli *c)
+{
+    ws_options o = { .plugins = c->plugins };
+    const char **sets = calloc((size_t)c->nexec + 1, sizeof *sets);
+    int n = 0;
+    if (!sets) return -1;
+    for (int i = 0; i < c->nexec; i++) {
+        const char *f = c->exec_opts[i];
+        if (strcmp(f, "--timing") == 0) o.timing = true;
+        else if (strcmp(f, "--config") == 0) { o.timing = true; o.config = c->exec_opts[++i]; }
+        else if (strcmp(f, "--set") == 0) { o.timing = true; sets[n++] = c->exec_opts[++i]; }
+    }
+    o.settings = sets;
+    char warn[2048], err[2048];
+    int rc = 0;
+    if ((o.timing || o.plugins[0])
+        && ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err) != WS_OK) {
+        cli_error(c->cmd, "%s", err);
+        rc = -1;
+    }
+    free(sets);
+    return rc;
 }
 
 /* Parse argv (argv[0] = "list" | "run" | "characterize"); 0, 1 = --help
@@ -160,7 +209,8 @@ static int bench_parse(bench_cli *c, int argc, char **argv)
             return -1;
         }
     }
-    return bench_plugins(c);
+    if (bench_plugins(c)) return -1;
+    return bench_check_exec(c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -211,15 +261,24 @@ static int bench_one(const bench_cli *c, const bench_manifest *m, const bench_en
         return -1;
     }
     if (bench_build(m, e, bin, c->rebuild, c->cmd)) return -1;
-    char *opts[BENCH_MAX_EXEC_OPTS + 4];
+    char **opts = malloc(((size_t)c->nexec + 4) * sizeof *opts);
     int n = 0;
+    if (!opts) return -1;
     for (int i = 0; i < c->nexec; i++) opts[n++] = c->exec_opts[i];
     opts[n++] = "--stats-json";
     opts[n++] = (char *)json;
     if (!echo) opts[n++] = "--quiet";
     opts[n] = NULL;
-    if (bench_run_program(e, bin, c->size, c->seed, opts, echo, out)) {
+    int rc = bench_run_program(e, bin, c->size, c->seed, opts, echo, out);
+    free(opts);
+    if (rc) {
         cli_error(c->cmd, "%s: could not start the program", e->name);
+        return -1;
+    }
+    /* exit status 2 without a verdict: exec refused its options (it said
+       why); the statistics file was never written */
+    if (out->exit_status == CLI_EXIT_USAGE && !out->verdict[0]) {
+        cli_error(c->cmd, "%s: warpsim exec refused the options (see above)", e->name);
         return -1;
     }
     return 0;
@@ -283,6 +342,24 @@ static void temp_json(char *buf, size_t len)
     else close(fd);
 }
 
+/*
+** Can `path` be written?  Checked before a run that may take minutes, by
+** opening it for writing without truncating (a file made only for the
+** check is removed again).  false after a message naming the path.
+*/
+static bool writable(const char *cmd, const char *opt, const char *path)
+{
+    bool existed = access(path, F_OK) == 0;
+    int fd = open(path, O_WRONLY | O_CREAT, 0666);
+    if (fd < 0) {
+        cli_error(cmd, "%s '%s': cannot write there: %s", opt, path, strerror(errno));
+        return false;
+    }
+    close(fd);
+    if (!existed) unlink(path);
+    return true;
+}
+
 static int bench_run(bench_cli *c, const bench_manifest *m)
 {
     if (c->nnames != 1) {
@@ -291,6 +368,8 @@ static int bench_run(bench_cli *c, const bench_manifest *m)
     }
     const bench_entry *e = bench_find(m, c->names[0], c->cmd);
     if (!e) return CLI_EXIT_USAGE;
+    if (c->stats_json && !writable(c->cmd, "--stats-json", c->stats_json))
+        return CLI_EXIT_USAGE;
     char json[PATH_MAX];
     if (c->stats_json) snprintf(json, sizeof json, "%s", c->stats_json);
     else temp_json(json, sizeof json);
@@ -301,7 +380,9 @@ static int bench_run(bench_cli *c, const bench_manifest *m)
                bench_size_names[c->size], passed(&o) ? "PASS" : o.verdict[0] ? "FAIL"
                : "no PASS/FAIL line", o.exit_status);
         bench_stats s;
-        if (bench_stats_read(json, &s, c->cmd) == 0) {
+        if (bench_stats_read(json, &s, c->cmd) != 0) {
+            rc = -1;   /* a PASS whose statistics were lost is no success */
+        } else {
             const bench_kstats *t = &s.total;
             printf("warpsim bench: %s: %" PRIu64 " launches, %" PRIu64 " warp instructions, "
                    "%" PRIu64 " memory (%.2f instructions per memory instruction), %.2f "
@@ -443,7 +524,10 @@ int cli_cmd_bench(int argc, char **argv)
     argv[1] = (char *)cmds[sub];   /* option errors name "bench run" etc. */
     int pr = bench_parse(&c, argc - 1, argv + 1);
     argv[1] = first;
-    if (pr != 0) return pr > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if (pr != 0) {
+        free(c.exec_opts);
+        return pr > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    }
     bench_manifest m;
     int rc = CLI_EXIT_FAIL;
     if (bench_manifest_load(&m, c.bench_dir, c.cmd) == 0) {
@@ -453,5 +537,6 @@ int cli_cmd_bench(int argc, char **argv)
         else rc = bench_characterize(&c, &m);
         bench_manifest_free(&m);
     }
+    free(c.exec_opts);
     return rc;
 }

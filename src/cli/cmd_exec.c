@@ -26,7 +26,7 @@ static const char exec_usage[] =
     "  --per-kernel        report every launch as it finishes (and list the\n"
     "                      launches in the JSON)\n"
     "  --quiet             no text report (the JSON file is still written)\n"
-    "  --arch sm_XX        compute capability of the simulated GPU (default sm_86);\n"
+    "  --arch sm_NN[N]     compute capability of the simulated GPU (default sm_86);\n"
     "                      the newest PTX in the program not newer than it is used\n"
     "  --sms N             number of SMs (default 15)\n"
     "  --clock-mhz N       nominal clock for simulated time (default 1400); without\n"
@@ -112,13 +112,6 @@ static bool export_u64(const char *opt, const char *v, uint64_t lo, uint64_t hi,
     return true;
 }
 
-static bool valid_arch(const char *v)
-{
-    const char *d = strncmp(v, "sm_", 3) == 0 ? v + 3 : v;
-    int64_t x;
-    return cli_parse_i64(d, 30, 1299, &x);
-}
-
 /* Apply one option; returns false on a bad value. */
 static bool apply_opt(const char *name, const char *v, const char **lib_dir, exec_timing *t)
 {
@@ -140,10 +133,7 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
     else if (strcmp(name, "quiet") == 0) setenv("WARPSIM_QUIET", "1", 1);
     else if (strcmp(name, "lib-dir") == 0) *lib_dir = v;
     else if (strcmp(name, "arch") == 0) {
-        if (!valid_arch(v)) {
-            cli_error("exec", "--arch '%s': expected sm_XX, e.g. sm_75 or sm_86", v);
-            return false;
-        }
+        if (!cli_check_arch("exec", v)) return false;
         setenv("WARPSIM_ARCH", v, 1);
     } else if (strcmp(name, "sms") == 0)
         return export_u64(name, v, 1, 4096, "WARPSIM_SMS");

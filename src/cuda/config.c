@@ -56,8 +56,14 @@ static void env_arch(wsc_config *c)
     else if (strncmp(d, "compute_", 8) == 0) d += 8;
     char *end;
     long x = strtol(d, &end, 10);
-    if (end == d || *end || x < 30 || x > 1299) {
-        wsc_msg("ignoring %s='%s': expected sm_XX (e.g. sm_86)", WSC_ENV_ARCH, v);
+    if (end == d || *end || end - d < 2 || end - d > 3) {
+        wsc_msg("ignoring %s='%s': expected sm_NN or sm_NNN (e.g. sm_86)", WSC_ENV_ARCH, v);
+        return;
+    }
+    /* the range `warpsim exec --arch` accepts (cli.h CLI_ARCH_MIN/MAX) */
+    if (x < 30 || x > 129) {
+        wsc_msg("ignoring %s='%s': sm_%ld is not supported (sm_30 .. sm_129)", WSC_ENV_ARCH,
+                v, x);
         return;
     }
     c->cc_major = (int)(x / 10);
