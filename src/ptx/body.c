@@ -262,6 +262,7 @@ static int parse_name_operand(ptx_parser *p, uint32_t ui, int i, ptx_operand *o)
     case PTX_SYM_PRED:
         o->kind = s->kind == PTX_SYM_REG ? PTX_OPD_REG : PTX_OPD_PRED;
         o->reg = (int32_t)s->val;
+        if (i < PTX_MAX_OPDS) p->opd_regtype[i] = s->type;
         if (ptx_is_punct(ptx_peek(p), '|')) {
             ptx_next(p);
             const ptx_token *q = ptx_next(p);
@@ -516,6 +517,7 @@ static int parse_instruction(ptx_parser *p)
     ptx_literal lit[PTX_MAX_OPDS];
     uint32_t opd_tok[PTX_MAX_OPDS];
     memset(lit, 0, sizeof lit);
+    memset(p->opd_regtype, 0, sizeof p->opd_regtype);
     int n = 0;
     if (!ptx_is_punct(ptx_peek(p), ';')) {
         for (;;) {
@@ -533,6 +535,7 @@ static int parse_instruction(ptx_parser *p)
     u = &p->m->uops[ui];
     u->nopd = (uint8_t)n;
     if (ptx_check_operands(p, u, mn, lit, opd_tok) < 0) return -1;
+    if (ptx_check_insn(p, u, mn, lit, opd_tok) < 0) return -1;
     return fix_param_space(p, u, mn);
 }
 

@@ -221,6 +221,7 @@ static int parse_version(ptx_parser *p, const ptx_token *dir)
     ptx_next(p);
     if (major < 6)
         return ptx_err_tok(p, dir, ".version %u.%u is not supported (need 6.0 or later)", major, minor);
+    if (ptx_check_version(p, dir, major, minor) < 0) return -1;
     p->m->version_major = major;
     p->m->version_minor = minor;
     return 0;
@@ -231,6 +232,7 @@ static int parse_target(ptx_parser *p)
     const ptx_token *t = ptx_peek(p);
     if (t->kind != PTX_TK_IDENT)
         return ptx_err_tok(p, t, "expected a target name such as sm_80 after .target");
+    if (ptx_check_target(p, t) < 0) return -1;
     ptx_next(p);
     free(p->m->target);
     p->m->target = ptx_tok_dup(p, t);
@@ -251,6 +253,7 @@ static int parse_address_size(ptx_parser *p)
     if (ptx_parse_int(p, &v, "32 or 64 after .address_size") < 0) return -1;
     if (v != 32 && v != 64)
         return ptx_err_tok(p, t, ".address_size must be 32 or 64, not %lld", (long long)v);
+    if (ptx_check_address_size(p, t, v) < 0) return -1;
     p->m->address_size = (uint32_t)v;
     return 0;
 }
@@ -356,11 +359,14 @@ static int parse_dims(ptx_parser *p, uint32_t *out, int maxn, const char *dir)
 /* .maxntid/.reqntid/... between the header and the body */
 static int parse_perf_directives(ptx_parser *p, ptx_func *f)
 {
+    const ptx_token *maxntid = NULL, *reqntid = NULL;
     for (;;) {
         const ptx_token *t = ptx_peek(p);
-        if (t->kind != PTX_TK_DIRECTIVE) return 0;
+        if (t->kind != PTX_TK_DIRECTIVE) return ptx_check_ntid(p, maxntid, reqntid);
         uint32_t tmp[3] = {0, 0, 0};
         ptx_next(p);
+        if (ptx_tok_eq(p, t, ".maxntid")) maxntid = t;
+        if (ptx_tok_eq(p, t, ".reqntid")) reqntid = t;
         if (ptx_tok_eq(p, t, ".maxntid") || ptx_tok_eq(p, t, ".reqntid")) {
             if (parse_dims(p, tmp, 3, ".maxntid/.reqntid") < 0) return -1;
             uint32_t *d = ptx_tok_eq(p, t, ".maxntid") ? f->maxntid : f->reqntid;

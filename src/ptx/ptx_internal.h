@@ -101,6 +101,9 @@ typedef struct ptx_parser {
     ptx_symtab labels;
     ptx_fixup *fixups;
     uint32_t nfixups, fixups_cap;
+    /* declared type of each register operand of the instruction being
+       parsed (PTX_T_NONE: not a plain register), for check.c */
+    uint8_t opd_regtype[PTX_MAX_OPDS];
 } ptx_parser;
 
 /* ---- tokens and errors (parse.c) ---- */
@@ -186,6 +189,20 @@ int ptx_decode_mods(ptx_parser *p, ptx_uop *u, const ptx_token *mnem,
 /* Check operand count/kinds and turn literals into bits of their type. */
 int ptx_check_operands(ptx_parser *p, ptx_uop *u, const ptx_token *mnem,
                        const ptx_literal *lit, const uint32_t *opd_tok);
+
+/* ---- what ptxas rejects beyond the grammar (check.c) ---- */
+/* .version newer than the front end knows. */
+int ptx_check_version(ptx_parser *p, const ptx_token *dir, unsigned major, unsigned minor);
+/* .target that names no known GPU architecture (token `t`). */
+int ptx_check_target(ptx_parser *p, const ptx_token *t);
+/* .address_size `v` (32 or 64) that warpsim cannot run. */
+int ptx_check_address_size(ptx_parser *p, const ptx_token *t, int64_t v);
+/* A function header with both .maxntid and .reqntid (tokens, NULL: absent). */
+int ptx_check_ntid(ptx_parser *p, const ptx_token *maxntid, const ptx_token *reqntid);
+/* One parsed instruction: barrier ids, vector widths for the target,
+   register sizes against the instruction type. */
+int ptx_check_insn(ptx_parser *p, const ptx_uop *u, const ptx_token *mn, const ptx_literal *lit,
+                   const uint32_t *opd_tok);
 
 /* ---- module items (parse.c) ---- */
 int ptx_parse_module_items(ptx_parser *p);
