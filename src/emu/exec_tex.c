@@ -137,7 +137,7 @@ EMU_HANDLER(txq)
 static int surf_addr(emu_warp *w, const ptx_uop *u, int lane, const emu_tex_obj *t, uint32_t n,
                      uint64_t *addr, bool *zero, bool quiet)
 {
-    const ptx_operand *c = &u->opd[1];
+    const ptx_operand *c = &u->opd[u->op == PTX_OP_SUST ? 1 : 2];
     int64_t x[3] = { 0, 0, 0 }, lim[3];
     int k = 0;
     bool layered = u->sub == PTX_GEOM_A1D || u->sub == PTX_GEOM_A2D;
