@@ -136,6 +136,57 @@ ws_status ws_synchronize(ws_ctx *ctx);
 void ws_stats_last(const ws_ctx *ctx, ws_stats *out);
 void ws_stats_total(const ws_ctx *ctx, ws_stats *out);
 
+/* ---- texture and surface objects --------------------------------- */
+
+/*
+** A texture or surface object is a 64-bit handle (never 0) that a kernel
+** receives as a .u64 parameter and uses with tex/tld4/txq or suld/sust.
+** Its texels live in device memory the caller allocated, laid out as
+**     base + z * slice + y * pitch + x * element_bytes
+** with, for WS_TEXRES_ARRAY (CUDA arrays), packed rows: pitch = width *
+** element_bytes, slice = pitch * height; layered arrays keep layer i in
+** z = i.  Linear resources are 1D (tex1Dfetch: element index, no
+** filtering, 0 outside).  The memory must stay allocated while the object
+** is used; a fetch from freed memory faults.
+*/
+typedef enum { WS_TEXRES_LINEAR = 1, WS_TEXRES_PITCH2D, WS_TEXRES_ARRAY } ws_texres_kind;
+typedef enum { WS_CH_SIGNED = 0, WS_CH_UNSIGNED, WS_CH_FLOAT } ws_channel_kind;
+
+typedef struct ws_tex_resource {
+    int kind;                   /* ws_texres_kind */
+    ws_devptr base;             /* first texel */
+    uint32_t width, height, depth; /* texels; 0 counts as 1; depth = layers
+                                      when layered */
+    int layered;                /* arrays: z is the layer */
+    size_t pitch;               /* PITCH2D: bytes per row; else ignored */
+    uint32_t channels;          /* 1, 2 or 4 */
+    uint32_t channel_bits;      /* 8, 16 or 32 (float: 16 = half, 32) */
+    int channel_kind;           /* ws_channel_kind */
+} ws_tex_resource;
+
+typedef struct ws_tex_sampler {
+    int addr_mode[3];           /* per dimension: 0 wrap, 1 clamp, 2 mirror,
+                                   3 border (CUDA's values); wrap and mirror
+                                   need normalized_coords, else act as clamp */
+    int filter;                 /* 0 point, 1 linear (float results only) */
+    int read_normalized;        /* 8/16-bit integers read as floats in
+                                   [0,1] (unsigned) or [-1,1] (signed) */
+    int normalized_coords;      /* coordinates in [0,1) instead of texels */
+    float border[4];            /* border colour */
+} ws_tex_sampler;
+
+ws_status ws_texture_create(ws_ctx *ctx, const ws_tex_resource *res, const ws_tex_sampler *smp,
+                            uint64_t *handle);
+/* A surface over an array or pitched resource (x in bytes in the kernel). */
+ws_status ws_surface_create(ws_ctx *ctx, const ws_tex_resource *res, uint64_t *handle);
+/* Destroy a texture or surface object; WS_ERR_INVALID if `handle` names
+   no live one. */
+ws_status ws_texture_destroy(ws_ctx *ctx, uint64_t handle);
+/* What a live object was created with (`smp` may be NULL; a surface's
+   sampler reads all zero). */
+ws_status ws_texture_get(ws_ctx *ctx, uint64_t handle, ws_tex_resource *res, ws_tex_sampler *smp,
+                         int *is_surface);
+
 /* ---- the timing model -------------------------------------------- */
 
 /* Like ws_ctx_create, but a bad timing configuration (unknown preset or

@@ -85,6 +85,7 @@ void ws_ctx_destroy(ws_ctx *ctx)
     while (ctx->nmods) ws_module_unload(ctx->mods[ctx->nmods - 1]);
     free(ctx->mods);
     free(ctx->cmem);
+    free(ctx->tex.obj);
     emu_mem_free(ctx->mem);
     /* last: the plug-ins' code ran in the policy instances freed above */
     ws_registry_free(ctx->registry);

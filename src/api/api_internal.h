@@ -14,6 +14,7 @@
 #include "warpsim.h"
 #include "ptx/ptx.h"
 #include "emu/emu.h"
+#include "emu/emu_tex.h"
 #include "gpu/gpu.h"
 
 #define WS_DEFAULT_STACK     1024u
@@ -60,6 +61,8 @@ struct ws_ctx {
     /* the policies cfg names resolve in, when plug-ins were given (NULL =
        built-ins); freed last, after every policy instance of gpu */
     struct ws_registry *registry;
+    /* texture and surface objects (api_texture.c), seen by launches */
+    emu_tex_table tex;
 };
 
 /* Record `fmt` as the last error and return `st`. */

@@ -148,6 +148,7 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     l.smid_count = ctx->opts.num_sms;
     l.out = ctx->opts.printf_out ? ctx->opts.printf_out : stdout;
     l.local_static = k->mod->local_static;
+    l.tex = &ctx->tex;
 
     int rc = ctx->gpu ? ws__timing_launch(ctx, k, &l) : emu_run_grid(&l);
     fflush(l.out);

@@ -13,7 +13,7 @@ static bool decode_has_dst(const ptx_uop *u)
 {
     switch (u->op) {
     case PTX_OP_ST: case PTX_OP_RED: case PTX_OP_PREFETCH: case PTX_OP_PREFETCHU:
-    case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_CALL: case PTX_OP_RET:
+    case PTX_OP_SUST: case PTX_OP_BRA: case PTX_OP_BRX: case PTX_OP_CALL: case PTX_OP_RET:
     case PTX_OP_EXIT: case PTX_OP_TRAP: case PTX_OP_BRKPT: case PTX_OP_NANOSLEEP:
     case PTX_OP_PMEVENT: case PTX_OP_MEMBAR: case PTX_OP_FENCE: case PTX_OP_BARWARP:
     case PTX_OP_FUNC_END: case PTX_OP_NONE:
@@ -131,11 +131,14 @@ core_uinfo *core_decode_module(const ptx_module *m, const gpu_config *cfg)
             ui->kind = CORE_K_MEM;
             ui->unit = GPU_UNIT_LDST;
             ui->next_class = WS_NEXT_MEM;
-            ui->is_load = u->op == PTX_OP_LD || u->op == PTX_OP_LDU || u->op == PTX_OP_ATOM;
+            /* texture fetches and surface loads return data like ld */
+            bool tex_load = u->op == PTX_OP_TEX || u->op == PTX_OP_TLD4 || u->op == PTX_OP_SULD;
+            ui->is_load = u->op == PTX_OP_LD || u->op == PTX_OP_LDU || u->op == PTX_OP_ATOM || tex_load;
             ui->space = decode_space(u->space);
-            ui->mem = u->op == PTX_OP_ST ? WS_MEM_STORE
+            ui->mem = (u->op == PTX_OP_ST || u->op == PTX_OP_SUST) ? WS_MEM_STORE
                     : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? WS_MEM_ATOMIC
-                    : (u->op == PTX_OP_LD || u->op == PTX_OP_LDU) ? WS_MEM_LOAD : WS_MEM_NONE;
+                    : (u->op == PTX_OP_LD || u->op == PTX_OP_LDU || tex_load) ? WS_MEM_LOAD
+                    : WS_MEM_NONE;
         } else if (cls == PTX_CLS_BAR) {
             ui->kind = CORE_K_BAR;
             ui->next_class = WS_NEXT_BARRIER;

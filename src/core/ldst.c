@@ -151,6 +151,21 @@ static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
     }
 }
 
+/* A texture fetch: one L1T read per distinct line of the texels the
+   lanes read (linear filtering: 4 or 8 per lane), in first-use order. */
+static void lsu_tex_part(core_sm *sm, const emu_step_info *info)
+{
+    core_lsu *lsu = &sm->lsu;
+    uint64_t line = mem_l1_line_bytes(sm->l1[CORE_C_L1T]);
+    uint32_t first = lsu->ntx;
+    for (uint32_t i = 0; i < info->ntexel && lsu->ntx < CORE_MAX_TX; i++) {
+        uint64_t a = info->texel[i] / line * line;
+        bool seen = false;
+        for (uint32_t k = first; k < lsu->ntx && !seen; k++) seen = lsu->tx[k].addr == a;
+        if (!seen) lsu->tx[lsu->ntx++] = (core_tx){ .addr = a, .cache = CORE_C_L1T, .kind = MEM_READ };
+    }
+}
+
 void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
                      uint32_t load, uint64_t cycle)
 {
@@ -158,12 +173,15 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
     const ptx_uop *u = info->uop;
     *lsu = (core_lsu){ .warp = w->slot, .uid = w->uid, .load = load,
                        .pc = (uint32_t)(u - w->ew->uops) };
-    if (u->op == PTX_OP_ST) w->pending_stores++;   /* until its last transaction is handed over */
-    uint8_t kind = u->op == PTX_OP_ST ? MEM_WRITE
+    bool store = u->op == PTX_OP_ST || u->op == PTX_OP_SUST;
+    if (store) w->pending_stores++;   /* until its last transaction is handed over */
+    uint8_t kind = store ? MEM_WRITE
                  : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? MEM_ATOMIC : MEM_READ;
     uint32_t mask = info->nbytes ? info->mask : 0;   /* prefetch etc.: no data moved */
     if (u->op == PTX_OP_PREFETCH || u->op == PTX_OP_PREFETCHU) mask = 0;
-    if (u->space != PTX_SPACE_NONE) {
+    if (u->op == PTX_OP_TEX || u->op == PTX_OP_TLD4) {
+        if (mask) lsu_tex_part(sm, info);
+    } else if (u->space != PTX_SPACE_NONE) {
         if (mask) lsu_space_part(sm, w, u->space, kind, info->addr, mask, info->nbytes);
     } else if (mask) {
         /* generic: group lanes by the window their address falls in */
@@ -180,7 +198,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         sm->loads[load].ready = cycle + sm->cfg->shmem_latency + lsu->shmem_cycles - 1;
     if (!lsu->shmem && !lsu->ntx) {
         /* nothing to move: done at once */
-        if (u->op == PTX_OP_ST) w->pending_stores--;
+        if (store) w->pending_stores--;
         if (load != CORE_NONE) {
             sm->loads[load].all_sent = true;
             sm->loads[load].ready = cycle + 1;

@@ -130,6 +130,9 @@ typedef struct emu_launch {
        (profile.c), or NULL when none was asked for; set by the host side
        (api_timing.c) before the timing run, read-only to the model */
     const struct emu_profile *profile;
+    /* texture and surface objects the kernel's handles name (emu_tex.h),
+       owned by the host side; NULL = none */
+    const struct emu_tex_table *tex;
 } emu_launch;
 
 /* One SIMT reconvergence-stack entry. */
@@ -256,12 +259,19 @@ int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
 /* Warps and grids (warp.c, cta.c)                                     */
 /* ------------------------------------------------------------------ */
 
+#define EMU_MAX_TEXELS (EMU_WARP_SIZE * 8)
+
 /* What one step did, for the timing model and tracers (may be NULL). */
 typedef struct emu_step_info {
     const ptx_uop *uop;   /* instruction executed */
     uint32_t mask;        /* lanes that executed it (guard applied) */
     uint32_t nbytes;      /* memory ops: bytes per lane access */
     uint64_t addr[EMU_WARP_SIZE]; /* memory ops: per-lane address in `space` */
+    /* tex/tld4: device addresses of every texel read, all lanes (linear
+       filtering reads 4 or 8 per lane), for the L1T; ntexel is set only
+       for them */
+    uint32_t ntexel;
+    uint64_t texel[EMU_MAX_TEXELS];
 } emu_step_info;
 
 /* Initialise warp `wid` of `cta` (threads beyond the block are absent). */
@@ -306,6 +316,9 @@ int emu_generic_read(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                      void *dst, uint32_t n);
 /* Per-lane addresses and access size of memory op `u` (for tracers). */
 void emu_mem_addrs(emu_warp *w, const ptx_uop *u, uint32_t mask, emu_step_info *info);
+/* The same for texture and surface instructions (exec_tex.c): surface
+   lanes' addresses, and the texels a tex/tld4 reads. */
+void emu_tex_addrs(emu_warp *w, const ptx_uop *u, uint32_t mask, emu_step_info *info);
 
 /* Device printf: `call vprintf` at `u` for the lanes of `mask` (printf.c). */
 int emu_vprintf(emu_warp *w, const ptx_uop *u, uint32_t mask);

@@ -39,6 +39,8 @@ EMU_HANDLER(setp); EMU_HANDLER(set); EMU_HANDLER(selp); EMU_HANDLER(slct);
 /* exec_mem.c: memory */
 EMU_HANDLER(ld); EMU_HANDLER(ldu); EMU_HANDLER(st); EMU_HANDLER(cvta);
 EMU_HANDLER(isspacep); EMU_HANDLER(prefetch); EMU_HANDLER(atom); EMU_HANDLER(red);
+/* exec_tex.c: textures and surfaces */
+EMU_HANDLER(tex); EMU_HANDLER(tld4); EMU_HANDLER(txq); EMU_HANDLER(suld); EMU_HANDLER(sust);
 /* exec_ctrl.c: control flow and synchronisation */
 EMU_HANDLER(bra); EMU_HANDLER(brx); EMU_HANDLER(call); EMU_HANDLER(ret);
 EMU_HANDLER(exit); EMU_HANDLER(trap); EMU_HANDLER(nop); /* brkpt traps too */

@@ -164,7 +164,10 @@ static int addr_opd(const ptx_uop *u)
 
 void emu_mem_addrs(emu_warp *w, const ptx_uop *u, uint32_t mask, emu_step_info *info)
 {
-    (void)mask;
+    if (ptx_op_is_tex(u->op)) {
+        emu_tex_addrs(w, u, mask, info);
+        return;
+    }
     const ptx_operand *o = &u->opd[addr_opd(u)];
     if (o->kind != PTX_OPD_ADDR) return;
     emu_addr(w, o, info->addr);

@@ -180,7 +180,7 @@ static int vreg_element(ptx_parser *p, const ptx_token *t, const ptx_sym *s)
 }
 
 /* {%r1, %r2, _, %r4} */
-static int parse_vector(ptx_parser *p, ptx_operand *o)
+int ptx_parse_vector_operand(ptx_parser *p, ptx_operand *o)
 {
     const ptx_token *lb = ptx_next(p);
     o->kind = PTX_OPD_VEC;
@@ -305,7 +305,7 @@ static int parse_operand(ptx_parser *p, uint32_t ui, int i, ptx_literal *lit)
     ptx_operand *o = &p->m->uops[ui].opd[i];
     const ptx_token *t = ptx_peek(p);
     if (ptx_is_punct(t, '[')) return parse_address(p, o);
-    if (ptx_is_punct(t, '{')) return parse_vector(p, o);
+    if (ptx_is_punct(t, '{')) return ptx_parse_vector_operand(p, o);
     if (ptx_is_punct(t, '!')) {
         ptx_next(p);
         const ptx_token *n = ptx_peek(p);
@@ -525,8 +525,16 @@ static int parse_instruction(ptx_parser *p)
                 return ptx_err_tok(p, ptx_peek(p), "too many operands for '%.*s' (at most %d)",
                                    (int)mn->len, ptx_tok_text(p, mn), PTX_MAX_OPDS);
             opd_tok[n] = (uint32_t)p->pos;
-            if (parse_operand(p, ui, n, &lit[n]) < 0) return -1;
-            n++;
+            if (ptx_op_is_tex(p->m->uops[ui].op) && ptx_is_punct(ptx_peek(p), '[')) {
+                /* [handle, {coordinates}]: two operands (texinst.c) */
+                int k = ptx_parse_tex_address(p, ui, n);
+                if (k < 0) return -1;
+                if (k == 2) opd_tok[n + 1] = opd_tok[n];
+                n += k;
+            } else {
+                if (parse_operand(p, ui, n, &lit[n]) < 0) return -1;
+                n++;
+            }
             if (!ptx_is_punct(ptx_peek(p), ',')) break;
             ptx_next(p);
         }

@@ -163,7 +163,7 @@ static const op_row op_rows[PTX_OP_COUNT] = {
 bool ptx_known_unsupported(const char *s, size_t len)
 {
     static const char *const names[] = {
-        "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
+        "sured", "suq", "istypep", "mma", "wmma", "ldmatrix",
         "stmatrix", "movmatrix", "cp", "mbarrier", "griddepcontrol", "elect", "setmaxnreg",
         "tensormap", "multimem", "applypriority", "discard", "createpolicy", "alloca",
         "stacksave", "stackrestore", "getctarank", "mapa", "wgmma", "tcgen05", "vabsdiff",
@@ -338,6 +338,7 @@ int ptx_decode_mods(ptx_parser *p, ptx_uop *u, const ptx_token *mn, const uint32
     int nty = 0;
     bool bar_red = false;
     uint32_t groups = op_rows[u->op].groups;
+    if (ptx_op_is_tex(u->op)) return ptx_decode_tex_mods(p, u, mn, mods, nmods);
     for (uint32_t i = 0; i < nmods; i++) {
         const ptx_token *t = &p->tok[mods[i]];
         ptx_type tt = ptx_type_from_dir(p, t);
@@ -600,6 +601,7 @@ int ptx_check_operands(ptx_parser *p, ptx_uop *u, const ptx_token *mn, const ptx
 {
     char buf[PTX_MAX_OPDS + 1];
     int expected;
+    if (ptx_op_is_tex(u->op)) return ptx_check_tex_operands(p, u, mn, lit, opd_tok);
     const char *pats = op_pattern(u);
     const char *pat = pick_pattern(pats, u->nopd, buf, sizeof buf, &expected);
     if (!pat) {

@@ -204,6 +204,20 @@ int ptx_check_ntid(ptx_parser *p, const ptx_token *maxntid, const ptx_token *req
 int ptx_check_insn(ptx_parser *p, const ptx_uop *u, const ptx_token *mn, const ptx_literal *lit,
                    const uint32_t *opd_tok);
 
+/* `{a, b, ..}` into `o` (the '{' is current) (body.c). */
+int ptx_parse_vector_operand(ptx_parser *p, ptx_operand *o);
+
+/* ---- textures and surfaces (texinst.c) ---- */
+/* Modifiers and types of tex/tld4/txq/suld/sust. */
+int ptx_decode_tex_mods(ptx_parser *p, ptx_uop *u, const ptx_token *mn, const uint32_t *mods,
+                        uint32_t nmods);
+/* `[handle]` or `[handle, {coords}]` into opd[i] (and opd[i+1]): the
+   number of operands filled (1 or 2), or -1 after an error. */
+int ptx_parse_tex_address(ptx_parser *p, uint32_t ui, int i);
+/* Operand count and shapes of a texture or surface instruction. */
+int ptx_check_tex_operands(ptx_parser *p, ptx_uop *u, const ptx_token *mn, const ptx_literal *lit,
+                           const uint32_t *opd_tok);
+
 /* ---- module items (parse.c) ---- */
 int ptx_parse_module_items(ptx_parser *p);
 

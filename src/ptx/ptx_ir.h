@@ -107,6 +107,7 @@ enum { PTX_BOP_NONE = 0, PTX_BOP_AND, PTX_BOP_OR, PTX_BOP_XOR };
 **   MUL/MAD  : PTX_MUL_LO/HI/WIDE   SHF   : PTX_SHF_L/R (clamp in flags)
 **   MATCH    : PTX_MATCH_*          REDUX : PTX_ATOM_ADD/MIN/MAX/AND/OR/XOR
 **   CVTA     : PTX_CVTA_TO_GENERIC or PTX_CVTA_FROM_GENERIC (.to)
+**   TEX, TLD4, SULD, SUST: PTX_GEOM_*; TXQ: PTX_TXQ_* (see below)
 */
 enum {
     PTX_ATOM_ADD = 1, PTX_ATOM_MIN, PTX_ATOM_MAX, PTX_ATOM_INC, PTX_ATOM_DEC,
@@ -125,6 +126,40 @@ enum { PTX_MUL_LO = 1, PTX_MUL_HI, PTX_MUL_WIDE };
 enum { PTX_SHF_L = 1, PTX_SHF_R };
 enum { PTX_MATCH_ANY = 1, PTX_MATCH_ALL };
 enum { PTX_CVTA_TO_GENERIC = 1, PTX_CVTA_FROM_GENERIC };
+
+/*
+** Textures and surfaces (TEX, TLD4, TXQ, SULD, SUST), unified mode only:
+** the texture or surface is a .u64 object handle in a register.
+**   sub  : geometry PTX_GEOM_* (TXQ: the query PTX_TXQ_*)
+**   aux  : TEX: PTX_TEXL_* (explicit level / gradients, both ignored:
+**          resources have one mip level); TLD4: component 0..3 (r g b a);
+**          SULD/SUST: boundary mode PTX_SURF_*; TXQ: 1 for txq.level
+**   type : TEX/TLD4 result type (.u32 .s32 .f32); SULD/SUST: .b8..b64
+**   type2: TEX/TLD4 coordinate type (.s32 .f32)
+**   vec  : elements moved (TEX/TLD4: 4)
+** Operands: TEX/TLD4  d(VEC), [h](ADDR, reg = handle), coords(VEC) [, lod]
+**           TEX.grad  d, [h], coords, dPdx(VEC), dPdy(VEC)
+**           SULD      d(VEC or REG), [h], coords(VEC)
+**           SUST      [h], coords(VEC), value(VEC or REG)
+**           TXQ       d(REG), [h] [, lod]
+** Layered geometries put the layer (an integer) first in coords, as PTX
+** writes it; 3D and a2d coordinate vectors have 4 elements, the last
+** unused.
+*/
+enum { PTX_GEOM_1D = 1, PTX_GEOM_2D, PTX_GEOM_3D, PTX_GEOM_A1D, PTX_GEOM_A2D };
+enum { PTX_TEXL_NONE = 0, PTX_TEXL_LEVEL, PTX_TEXL_GRAD };
+enum { PTX_SURF_TRAP = 0, PTX_SURF_CLAMP, PTX_SURF_ZERO };
+enum {
+    PTX_TXQ_WIDTH = 1, PTX_TXQ_HEIGHT, PTX_TXQ_DEPTH, PTX_TXQ_CHANNEL_DATA_TYPE,
+    PTX_TXQ_CHANNEL_ORDER, PTX_TXQ_NORMALIZED_COORDS, PTX_TXQ_FILTER_MODE,
+    PTX_TXQ_ADDR_MODE_0, PTX_TXQ_ADDR_MODE_1, PTX_TXQ_ADDR_MODE_2, PTX_TXQ_ARRAY_SIZE,
+    PTX_TXQ_NUM_MIPMAP_LEVELS, PTX_TXQ_NUM_SAMPLES
+};
+static inline bool ptx_op_is_tex(int op)
+{
+    return op == PTX_OP_TEX || op == PTX_OP_TLD4 || op == PTX_OP_TXQ || op == PTX_OP_SULD ||
+           op == PTX_OP_SUST;
+}
 
 /* ptx_uop.flags bits */
 enum {
@@ -254,7 +289,8 @@ typedef struct ptx_uop {
     uint32_t func;      /* index of the function this uop belongs to */
     uint32_t line;      /* source position of the instruction */
     uint16_t col;
-    uint16_t aux;       /* CALL: index into ptx_module.calls */
+    uint16_t aux;       /* CALL: index into ptx_module.calls; textures:
+                           see PTX_GEOM_* */
     ptx_operand opd[PTX_MAX_OPDS];
 } ptx_uop;
 
