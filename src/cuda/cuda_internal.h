@@ -145,6 +145,18 @@ void wsc_stats_free(wsc_stats *st);
 int wsc_cudart_unsupported(const char *name);
 int wsc_driver_unsupported(const char *name);
 
+/* ------------------------------------------------------------------ */
+/* Thread safety (lock.c)                                              */
+/* ------------------------------------------------------------------ */
+
+/* Take the shim's recursive lock until the enclosing block ends: the
+   first statement of every exported entry point that touches state.
+   The cleanup attribute releases it on every return path. */
+int wsc_lock(void);
+void wsc_unlock_guard(int *guard);
+#define WSC_LOCK() \
+    __attribute__((cleanup(wsc_unlock_guard), unused)) int wsc_guard_ = wsc_lock()
+
 /* "warpsim: " + message on stderr. */
 void wsc_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

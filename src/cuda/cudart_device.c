@@ -23,6 +23,7 @@ WSC_API cudaError_t cudaGetDeviceCount(int *n)
 
 WSC_API cudaError_t cudaGetDevice(int *d)
 {
+    WSC_LOCK();
     if (!d) return wsc_err(cudaErrorInvalidValue);
     *d = 0;
     return cudaSuccess;
@@ -30,6 +31,7 @@ WSC_API cudaError_t cudaGetDevice(int *d)
 
 WSC_API cudaError_t cudaSetDevice(int d)
 {
+    WSC_LOCK();
     return d == 0 ? cudaSuccess : wsc_fail(cudaErrorInvalidDevice, "cudaSetDevice",
                                            "device %d does not exist (the simulator has "
                                            "one device, 0)", d);
@@ -37,6 +39,7 @@ WSC_API cudaError_t cudaSetDevice(int d)
 
 WSC_API cudaError_t cudaInitDevice(int d, unsigned int dflags, unsigned int flags)
 {
+    WSC_LOCK();
     (void)dflags; (void)flags;
     return cudaSetDevice(d);
 }
@@ -45,6 +48,7 @@ WSC_API cudaError_t cudaSetDeviceFlags(unsigned int flags) { (void)flags; return
 
 WSC_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
+    WSC_LOCK();
     if (!flags) return wsc_err(cudaErrorInvalidValue);
     *flags = 0;
     return cudaSuccess;
@@ -52,12 +56,14 @@ WSC_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 
 WSC_API cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *prop)
 {
+    WSC_LOCK();
     (void)prop;
     return cudaGetDevice(d);
 }
 
 WSC_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 {
+    WSC_LOCK();
     if (!p) return wsc_err(cudaErrorInvalidValue);
     if (d != 0) return wsc_err(cudaErrorInvalidDevice);
     wsc_device_props(&wsc_rt()->cfg, p);
@@ -66,6 +72,7 @@ WSC_API cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 
 WSC_API cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 {
+    WSC_LOCK();
     if (!v) return wsc_err(cudaErrorInvalidValue);
     if (d != 0) return wsc_err(cudaErrorInvalidDevice);
     if (wsc_device_attr(&wsc_rt()->cfg, (int)a, v))
@@ -76,6 +83,7 @@ WSC_API cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 
 WSC_API cudaError_t cudaDeviceSynchronize(void)
 {
+    WSC_LOCK();
     return wsc_sticky(wsc_rt());
 }
 
@@ -83,6 +91,7 @@ WSC_API cudaError_t cudaDeviceSynchronize(void)
    (modules are loaded again on next use). */
 WSC_API cudaError_t cudaDeviceReset(void)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     wsc_managed_free_all(rt);
     wsc_register_reset(rt);
@@ -96,6 +105,7 @@ WSC_API cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { (void)c; re
 
 WSC_API cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c)
 {
+    WSC_LOCK();
     if (!c) return wsc_err(cudaErrorInvalidValue);
     *c = cudaFuncCachePreferNone;
     return cudaSuccess;
@@ -116,6 +126,7 @@ static size_t *limit_slot(wsc_runtime *rt, enum cudaLimit l)
    first allocation or launch. */
 WSC_API cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t value)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     size_t *slot = limit_slot(rt, l);
     if (!slot) return wsc_err(cudaErrorUnsupportedLimit);
@@ -126,6 +137,7 @@ WSC_API cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t value)
 
 WSC_API cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit l)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     size_t *slot = limit_slot(rt, l);
     if (!value) return wsc_err(cudaErrorInvalidValue);
@@ -177,6 +189,7 @@ struct CUevent_st { uint64_t cycles; bool recorded; unsigned flags; };
 
 WSC_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int prio)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!s) return wsc_err(cudaErrorInvalidValue);
     struct CUstream_st *st = calloc(1, sizeof *st);
@@ -189,11 +202,13 @@ WSC_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f
 
 WSC_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
 {
+    WSC_LOCK();
     return cudaStreamCreateWithPriority(s, flags, 0);
 }
 
 WSC_API cudaError_t cudaStreamCreate(cudaStream_t *s)
 {
+    WSC_LOCK();
     return cudaStreamCreateWithPriority(s, 0, 0);
 }
 
@@ -207,6 +222,7 @@ static cudaError_t stream_check(wsc_runtime *rt, cudaStream_t s, const char *fn)
 
 WSC_API cudaError_t cudaStreamDestroy(cudaStream_t s)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (s == NULL || s == cudaStreamLegacy || s == cudaStreamPerThread || !wsc_handle_live(rt, s))
         return wsc_fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy",
@@ -218,6 +234,7 @@ WSC_API cudaError_t cudaStreamDestroy(cudaStream_t s)
 
 WSC_API cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     cudaError_t e = stream_check(rt, s, "cudaStreamSynchronize");
     return e ? e : wsc_sticky(rt);
@@ -225,11 +242,13 @@ WSC_API cudaError_t cudaStreamSynchronize(cudaStream_t s)
 
 WSC_API cudaError_t cudaStreamQuery(cudaStream_t s)
 {
+    WSC_LOCK();
     return cudaStreamSynchronize(s);
 }
 
 WSC_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned int flags)
 {
+    WSC_LOCK();
     (void)flags;
     wsc_runtime *rt = wsc_rt();
     if (!wsc_handle_live(rt, ev)) return wsc_err(cudaErrorInvalidResourceHandle);
@@ -238,6 +257,7 @@ WSC_API cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned
 
 WSC_API cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!prio) return wsc_err(cudaErrorInvalidValue);
     cudaError_t e = stream_check(rt, s, "cudaStreamGetPriority");
@@ -255,6 +275,7 @@ WSC_API cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
 /* The host function runs now: everything before it in the stream is done. */
 WSC_API cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *data)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     cudaError_t e = stream_check(rt, s, "cudaLaunchHostFunc");
     if (e) return e;
@@ -266,6 +287,7 @@ WSC_API cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *da
 WSC_API cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *data,
                                           unsigned int flags)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     cudaError_t e = stream_check(rt, s, "cudaStreamAddCallback");
     if (e || flags) return e ? e : wsc_err(cudaErrorInvalidValue);
@@ -280,6 +302,7 @@ WSC_API cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t c
 
 WSC_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned int flags)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!ev) return wsc_err(cudaErrorInvalidValue);
     struct CUevent_st *e = calloc(1, sizeof *e);
@@ -293,6 +316,7 @@ WSC_API cudaError_t cudaEventCreate(cudaEvent_t *ev) { return cudaEventCreateWit
 
 WSC_API cudaError_t cudaEventDestroy(cudaEvent_t ev)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!wsc_handle_live(rt, ev)) return wsc_err(cudaErrorInvalidResourceHandle);
     wsc_handle_del(rt, ev);
@@ -302,6 +326,7 @@ WSC_API cudaError_t cudaEventDestroy(cudaEvent_t ev)
 
 WSC_API cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!wsc_handle_live(rt, ev))
         return wsc_fail(cudaErrorInvalidResourceHandle, "cudaEventRecord", "%p is not an "
@@ -315,12 +340,14 @@ WSC_API cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 
 WSC_API cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned int f)
 {
+    WSC_LOCK();
     (void)f;
     return cudaEventRecord(ev, s);
 }
 
 WSC_API cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!wsc_handle_live(rt, ev)) return wsc_err(cudaErrorInvalidResourceHandle);
     return wsc_sticky(rt);
@@ -331,6 +358,7 @@ WSC_API cudaError_t cudaEventQuery(cudaEvent_t ev) { return cudaEventSynchronize
 /* Milliseconds of simulated time between two recorded events. */
 WSC_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!ms) return wsc_err(cudaErrorInvalidValue);
     if (!wsc_handle_live(rt, start) || !wsc_handle_live(rt, end))
@@ -350,12 +378,14 @@ WSC_API cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent
 WSC_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t n,
                                     enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     return cudaMemcpy(dst, src, n, kind);
 }
 
 WSC_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t n,
                                          enum cudaMemcpyKind kind, cudaStream_t s)
 {
+    WSC_LOCK();
     return cudaMemcpyAsync(dst, src, n, kind, s);
 }
 
@@ -363,18 +393,21 @@ WSC_API cudaError_t cudaMemset_ptds(void *p, int v, size_t n) { return cudaMemse
 
 WSC_API cudaError_t cudaMemsetAsync_ptsz(void *p, int v, size_t n, cudaStream_t s)
 {
+    WSC_LOCK();
     return cudaMemsetAsync(p, v, n, s);
 }
 
 WSC_API cudaError_t cudaMemcpyToSymbol_ptds(const void *sym, const void *src, size_t n,
                                             size_t off, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     return cudaMemcpyToSymbol(sym, src, n, off, kind);
 }
 
 WSC_API cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *sym, size_t n,
                                               size_t off, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     return cudaMemcpyFromSymbol(dst, sym, n, off, kind);
 }
 
@@ -382,5 +415,6 @@ WSC_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) { return cudaStre
 WSC_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(s); }
 WSC_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t ev, cudaStream_t s)
 {
+    WSC_LOCK();
     return cudaEventRecord(ev, s);
 }

@@ -75,8 +75,6 @@ typedef struct wsc_runtime {
     wsc_var **vars;     int nvars, cap_vars;
     wsc_managed *managed; int nmanaged, cap_managed;
     void **handles;     int nhandles, cap_handles;  /* live streams and events */
-    wsc_launch_cfg cfgs[WSC_CFG_DEPTH];
-    int ncfg;
     cudaError_t sticky;     /* a kernel fault poisons the context, like CUDA */
     wsc_stats stats;
     const char **unsupported; int nunsupported, cap_unsupported;

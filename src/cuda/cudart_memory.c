@@ -35,6 +35,7 @@ wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n)
 
 WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!p) return wsc_err(cudaErrorInvalidValue);
     *p = NULL;
@@ -141,6 +142,7 @@ void wsc_managed_free_all(wsc_runtime *rt)
 
 WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags)
 {
+    WSC_LOCK();
     (void)flags;
     wsc_runtime *rt = wsc_rt();
     if (!p || bytes == 0) return wsc_err(cudaErrorInvalidValue);
@@ -151,6 +153,7 @@ WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags
 
 WSC_API cudaError_t cudaFree(void *p)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!p) return cudaSuccess;
     for (int i = 0; i < rt->nmanaged; i++)
@@ -169,6 +172,7 @@ WSC_API cudaError_t cudaFree(void *p)
 /* Pinned host memory is ordinary host memory to a simulator. */
 WSC_API cudaError_t cudaMallocHost(void **p, size_t bytes)
 {
+    WSC_LOCK();
     if (!p) return wsc_err(cudaErrorInvalidValue);
     *p = malloc(bytes ? bytes : 1);
     return *p ? cudaSuccess : wsc_err(cudaErrorMemoryAllocation);
@@ -176,6 +180,7 @@ WSC_API cudaError_t cudaMallocHost(void **p, size_t bytes)
 
 WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
 {
+    WSC_LOCK();
     if (flags & cudaHostAllocMapped)
         wsc_msg("cudaHostAlloc: cudaHostAllocMapped is ignored: kernels cannot reach host "
                 "memory in the simulator (cudaHostGetDevicePointer is not supported)");
@@ -186,6 +191,7 @@ WSC_API cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
 
 WSC_API cudaError_t cudaHostRegister(void *p, size_t n, unsigned int f)
 {
+    WSC_LOCK();
     (void)p; (void)n; (void)f;
     return cudaSuccess;
 }
@@ -194,6 +200,7 @@ WSC_API cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
 
 WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    WSC_LOCK();
     if (!pitch) return wsc_err(cudaErrorInvalidValue);
     *pitch = (width + 255) / 256 * 256;
     return cudaMalloc(p, *pitch * height);
@@ -201,6 +208,7 @@ WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_
 
 WSC_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    WSC_LOCK();
     if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
     if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
     return cudaSuccess;
@@ -254,12 +262,14 @@ static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *
 
 WSC_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     return copy(wsc_rt(), "cudaMemcpy", dst, src, n, kind);
 }
 
 WSC_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return copy(wsc_rt(), "cudaMemcpyAsync", dst, src, n, kind);
 }
@@ -267,6 +277,7 @@ WSC_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
 WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
                                  size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (width > dpitch || width > spitch)
         return wsc_fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D", "width %zu exceeds a "
@@ -283,18 +294,21 @@ WSC_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                                       size_t width, size_t height, enum cudaMemcpyKind kind,
                                       cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 
 WSC_API cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
 {
+    WSC_LOCK();
     if (dd != 0 || sd != 0) return wsc_err(cudaErrorInvalidDevice);
     return copy(wsc_rt(), "cudaMemcpyPeer", dst, src, n, cudaMemcpyDeviceToDevice);
 }
 
 WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (rt->sticky) return wsc_sticky(rt);
     if (n == 0) return cudaSuccess;
@@ -307,12 +321,14 @@ WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
 
 WSC_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemset(p, value, n);
 }
 
 WSC_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
 {
+    WSC_LOCK();
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = cudaMemset((char *)p + r * pitch, value, width);
         if (e) return e;
@@ -342,6 +358,7 @@ static cudaError_t symbol(wsc_runtime *rt, const char *fn, const void *sym, size
 WSC_API cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,
                                        size_t offset, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -356,6 +373,7 @@ WSC_API cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t 
 WSC_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -371,6 +389,7 @@ WSC_API cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, si
                                             size_t offset, enum cudaMemcpyKind kind,
                                             cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemcpyToSymbol(sym, src, count, offset, kind);
 }
@@ -379,12 +398,14 @@ WSC_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t
                                               size_t offset, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
 }
 
 WSC_API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -396,6 +417,7 @@ WSC_API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 
 WSC_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     if (!size) return wsc_err(cudaErrorInvalidValue);
@@ -406,6 +428,7 @@ WSC_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 WSC_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc,
                                          unsigned int flags, cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)p; (void)n; (void)loc; (void)flags; (void)stream;
     return cudaSuccess;
 }
@@ -413,6 +436,7 @@ WSC_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMem
 WSC_API cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice,
                                   struct cudaMemLocation loc)
 {
+    WSC_LOCK();
     (void)p; (void)n; (void)advice; (void)loc;
     return cudaSuccess;
 }

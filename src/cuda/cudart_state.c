@@ -17,6 +17,7 @@ static __thread cudaError_t t_last_error;
 
 static void rt_exit(void)
 {
+    WSC_LOCK();
     wsc_runtime *rt = g_rt;
     if (!rt) return;
     fflush(stdout);
@@ -116,6 +117,7 @@ cudaError_t wsc_sticky(wsc_runtime *rt)
 
 WSC_API cudaError_t cudaGetLastError(void)
 {
+    WSC_LOCK();
     cudaError_t e = t_last_error;
     t_last_error = g_rt && g_rt->sticky ? g_rt->sticky : cudaSuccess;
     return e;
@@ -178,6 +180,7 @@ WSC_API const char *cudaGetErrorString(cudaError_t e)
 
 int wsc_cudart_unsupported(const char *name)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     for (int i = 0; i < rt->nunsupported; i++)
         if (rt->unsupported[i] == name) return wsc_err(cudaErrorNotSupported);
