@@ -69,6 +69,9 @@ ws_options wsc_config_options(const wsc_config *c);
 #define WSC_TOTAL_GLOBAL_MEM      (16ull << 30)
 #define WSC_TOTAL_CONST_MEM       (64 * 1024)
 #define WSC_L2_BYTES              (4 * 1024 * 1024)
+/* copy engines: one host-to-device and one device-to-host, as on GPUs
+   from sm_35 on (the runtime's stream timeline models both) */
+#define WSC_COPY_ENGINES          2
 
 /* The simulated GPU as the APIs describe it (device.c).  Attribute
    numbers are cudaDevAttr* = CU_DEVICE_ATTRIBUTE_*; -1 if unknown. */

@@ -44,13 +44,25 @@ WSC_API cudaError_t cudaInitDevice(int d, unsigned int dflags, unsigned int flag
     return cudaSetDevice(d);
 }
 
-WSC_API cudaError_t cudaSetDeviceFlags(unsigned int flags) { (void)flags; return cudaSuccess; }
+/* Schedule flags change nothing in the simulator; cudaDeviceMapHost is
+   what unified addressing implies anyway (mapped memory always works). */
+WSC_API cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    WSC_LOCK();
+    unsigned known = cudaDeviceScheduleMask | cudaDeviceMapHost | cudaDeviceLmemResizeToMax |
+                     cudaDeviceSyncMemops;
+    if (flags & ~known)
+        return wsc_fail(cudaErrorInvalidValue, "cudaSetDeviceFlags", "unknown flags 0x%x",
+                        flags);
+    wsc_rt()->device_flags = flags;
+    return cudaSuccess;
+}
 
 WSC_API cudaError_t cudaGetDeviceFlags(unsigned int *flags)
 {
     WSC_LOCK();
     if (!flags) return wsc_err(cudaErrorInvalidValue);
-    *flags = 0;
+    *flags = wsc_rt()->device_flags | cudaDeviceMapHost;
     return cudaSuccess;
 }
 
@@ -93,6 +105,7 @@ WSC_API cudaError_t cudaDeviceReset(void)
 {
     WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
+    wsc_pinned_free_all(rt);
     wsc_managed_free_all(rt);
     wsc_register_reset(rt);
     if (rt->ctx) ws_ctx_destroy(rt->ctx);

@@ -57,7 +57,17 @@ typedef struct wsc_managed {
     size_t bytes;
     ws_devptr dev_base;     /* the device allocation (mapped only) */
     size_t map_len;         /* 0: host is a malloc'ed mirror */
+    bool pinned;            /* page-locked mapped host memory (cudart_host.c) */
+    bool borrowed;          /* host memory is the program's (cudaHostRegister) */
 } wsc_managed;
+
+/* Page-locked host memory given out or registered (cudart_host.c). */
+typedef struct wsc_pinned {
+    void *host;
+    size_t bytes;
+    unsigned flags;         /* cudaHostAlloc* / cudaHostRegister* */
+    bool registered;        /* cudaHostRegister, else ours to free */
+} wsc_pinned;
 
 typedef struct wsc_launch_cfg {
     dim3 grid, block;
@@ -74,6 +84,8 @@ typedef struct wsc_runtime {
     wsc_func **funcs;   int nfuncs, cap_funcs;
     wsc_var **vars;     int nvars, cap_vars;
     wsc_managed *managed; int nmanaged, cap_managed;
+    wsc_pinned *pinned; int npinned, cap_pinned;
+    unsigned device_flags;  /* cudaSetDeviceFlags */
     void **handles;     int nhandles, cap_handles;  /* live streams and events */
     cudaError_t sticky;     /* a kernel fault poisons the context, like CUDA */
     wsc_stats stats;
@@ -127,5 +139,15 @@ cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const c
 /* Give a __managed__ variable at device address `dev` a host mirror. */
 cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, void **out);
 void wsc_managed_free_all(wsc_runtime *rt);
+int wsc_managed_add(wsc_runtime *rt, const wsc_managed *m);
+/* Free what `m` owns (host and/or device side); the entry stays. */
+void wsc_managed_release(wsc_runtime *rt, wsc_managed *m);
+/* The host address behind a device address of mapped memory whose host
+   copy is elsewhere, else `p` itself. */
+void *wsc_mapped_host(wsc_runtime *rt, const void *p, size_t n);
+
+/* cudart_host.c */
+/* Free every page-locked allocation (exit, cudaDeviceReset). */
+void wsc_pinned_free_all(wsc_runtime *rt);
 
 #endif /* WS_CUDART_INTERNAL_H */

@@ -29,6 +29,22 @@ wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n)
     return NULL;
 }
 
+/* A device address inside mapped memory whose host copy lives elsewhere
+   (mapped host memory where the host range could not be placed at the
+   device address, registered memory): the host address, so copies and
+   memsets reach the copy kernels see at the next launch.  Else `p`. */
+void *wsc_mapped_host(wsc_runtime *rt, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < rt->nmanaged; i++) {
+        wsc_managed *m = &rt->managed[i];
+        if ((uintptr_t)m->host == m->dev || !m->pinned) continue;
+        if (a >= m->dev && a - m->dev <= m->bytes && n <= m->bytes - (a - m->dev))
+            return (char *)m->host + (a - m->dev);
+    }
+    return (void *)(uintptr_t)p;
+}
+
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 /* ------------------------------------------------------------------ */
@@ -50,7 +66,7 @@ WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
     return cudaSuccess;
 }
 
-static int managed_add(wsc_runtime *rt, const wsc_managed *m)
+int wsc_managed_add(wsc_runtime *rt, const wsc_managed *m)
 {
     if (rt->nmanaged == rt->cap_managed) {
         int cap = rt->cap_managed ? rt->cap_managed * 2 : 16;
@@ -63,9 +79,11 @@ static int managed_add(wsc_runtime *rt, const wsc_managed *m)
     return 0;
 }
 
-static void managed_release(wsc_runtime *rt, wsc_managed *m)
+void wsc_managed_release(wsc_runtime *rt, wsc_managed *m)
 {
-    if (m->map_len) {
+    if (m->borrowed) {   /* registered host memory: only the device side is ours */
+        if (rt->ctx) ws_free(rt->ctx, m->dev_base);
+    } else if (m->map_len) {
         munmap(m->host, m->map_len);
         if (rt->ctx) ws_free(rt->ctx, m->dev_base);
     } else
@@ -98,7 +116,7 @@ cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const c
     }
     wsc_managed m = { .host = h, .dev = at, .bytes = bytes, .dev_base = base,
                       .map_len = len };
-    if (managed_add(rt, &m)) {
+    if (wsc_managed_add(rt, &m)) {
         munmap(h, len);
         ws_free(ctx, base);
         return wsc_err(cudaErrorMemoryAllocation);
@@ -111,7 +129,7 @@ cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, voi
 {
     void *h = calloc(1, bytes ? bytes : 1);
     wsc_managed m = { .host = h, .dev = dev, .bytes = bytes };
-    if (!h || managed_add(rt, &m)) { free(h); return cudaErrorMemoryAllocation; }
+    if (!h || wsc_managed_add(rt, &m)) { free(h); return cudaErrorMemoryAllocation; }
     *out = h;
     return cudaSuccess;
 }
@@ -134,7 +152,7 @@ void wsc_managed_pull(wsc_runtime *rt)
 
 void wsc_managed_free_all(wsc_runtime *rt)
 {
-    for (int i = 0; i < rt->nmanaged; i++) managed_release(rt, &rt->managed[i]);
+    for (int i = 0; i < rt->nmanaged; i++) wsc_managed_release(rt, &rt->managed[i]);
     free(rt->managed);
     rt->managed = NULL;
     rt->nmanaged = rt->cap_managed = 0;
@@ -157,8 +175,8 @@ WSC_API cudaError_t cudaFree(void *p)
     wsc_runtime *rt = wsc_rt();
     if (!p) return cudaSuccess;
     for (int i = 0; i < rt->nmanaged; i++)
-        if (rt->managed[i].host == p && rt->managed[i].map_len) {
-            managed_release(rt, &rt->managed[i]);
+        if (rt->managed[i].host == p && rt->managed[i].map_len && !rt->managed[i].pinned) {
+            wsc_managed_release(rt, &rt->managed[i]);
             rt->managed[i] = rt->managed[--rt->nmanaged];
             return cudaSuccess;
         }
@@ -168,35 +186,6 @@ WSC_API cudaError_t cudaFree(void *p)
     ws_status st = ws_free(rt->ctx, (ws_devptr)(uintptr_t)p);
     return st ? wsc_ws_fail(rt, st, "cudaFree") : cudaSuccess;
 }
-
-/* Pinned host memory is ordinary host memory to a simulator. */
-WSC_API cudaError_t cudaMallocHost(void **p, size_t bytes)
-{
-    WSC_LOCK();
-    if (!p) return wsc_err(cudaErrorInvalidValue);
-    *p = malloc(bytes ? bytes : 1);
-    return *p ? cudaSuccess : wsc_err(cudaErrorMemoryAllocation);
-}
-
-WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
-{
-    WSC_LOCK();
-    if (flags & cudaHostAllocMapped)
-        wsc_msg("cudaHostAlloc: cudaHostAllocMapped is ignored: kernels cannot reach host "
-                "memory in the simulator (cudaHostGetDevicePointer is not supported)");
-    return cudaMallocHost(p, bytes);
-}
-
-WSC_API cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
-
-WSC_API cudaError_t cudaHostRegister(void *p, size_t n, unsigned int f)
-{
-    WSC_LOCK();
-    (void)p; (void)n; (void)f;
-    return cudaSuccess;
-}
-
-WSC_API cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
 
 WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
@@ -239,6 +228,8 @@ static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *
     if (n == 0) return cudaSuccess;
     if ((unsigned)kind > cudaMemcpyDefault)
         return wsc_fail(cudaErrorInvalidMemcpyDirection, fn, "bad copy kind %d", (int)kind);
+    dst = wsc_mapped_host(rt, dst, n);
+    src = wsc_mapped_host(rt, src, n);
     bool dd, sd;
     cudaError_t e = side(rt, fn, "destination", dst, n,
                          kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice,
@@ -312,6 +303,7 @@ WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
     wsc_runtime *rt = wsc_rt();
     if (rt->sticky) return wsc_sticky(rt);
     if (n == 0) return cudaSuccess;
+    p = wsc_mapped_host(rt, p, n);
     if (wsc_managed_find(rt, p, n)) { memset(p, value, n); return cudaSuccess; }
     ws_ctx *ctx = wsc_ctx(rt);
     if (!ctx) return cudaErrorMemoryAllocation;

@@ -22,6 +22,7 @@ static void rt_exit(void)
     if (!rt) return;
     fflush(stdout);
     wsc_stats_report(&rt->stats, &rt->cfg, "cudart", stderr);
+    wsc_pinned_free_all(rt);
     wsc_managed_free_all(rt);
     wsc_register_free(rt);
     if (rt->ctx) ws_ctx_destroy(rt->ctx);

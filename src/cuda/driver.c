@@ -23,6 +23,7 @@ typedef struct wsd_driver {
     wsc_config cfg;
     struct CUctx_st *ctxs;     /* all live contexts */
     wsc_stats stats;
+    void **host; int nhost, cap_host;   /* page-locked blocks given out */
     const char **unsupported; int nunsupported, cap_unsupported;
 } wsd_driver;
 
@@ -46,6 +47,8 @@ static void drv_exit(void)
         free(c);
     }
     wsc_stats_free(&d->stats);
+    for (int i = 0; i < d->nhost; i++) free(d->host[i]);
+    free(d->host);
     free(d->unsupported);
     free(d);
     g_drv = NULL;
@@ -476,6 +479,60 @@ WSD_API CUresult cuMemFree(CUdeviceptr p)
     if (!ctx) return e;
     ws_status st = ws_free(ctx, p);
     return st ? fail(ctx, st, "cuMemFree") : CUDA_SUCCESS;
+}
+
+/*
+** Page-locked host memory is ordinary host memory to the simulator, but
+** each block is remembered: cuMemFreeHost frees only what it gave out and
+** answers anything else (device, stack, interior, freed, malloc'ed
+** pointers) with CUDA_ERROR_INVALID_VALUE.  Mapping for the device
+** (CU_MEMHOSTALLOC_DEVICEMAP) is the runtime's (cudaHostAlloc) only.
+*/
+WSD_API CUresult cuMemHostAlloc(void **out, size_t bytes, unsigned int flags)
+{
+    WSC_LOCK();
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!out || (flags & ~7u)) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
+        wsc_msg("cuMemHostAlloc: CU_MEMHOSTALLOC_DEVICEMAP is not supported by warpsim's "
+                "driver API (cudaHostAlloc with cudaHostAllocMapped is)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (d->nhost == d->cap_host) {
+        int cap = d->cap_host ? d->cap_host * 2 : 16;
+        void **a = realloc(d->host, (size_t)cap * sizeof *a);
+        if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+        d->host = a;
+        d->cap_host = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+    d->host[d->nhost++] = p;
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemAllocHost_v2(void **out, size_t bytes)
+{
+    WSC_LOCK();
+    return cuMemHostAlloc(out, bytes, 0);
+}
+
+WSD_API CUresult cuMemFreeHost(void *p)
+{
+    WSC_LOCK();
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    for (int i = 0; i < d->nhost; i++)
+        if (d->host[i] == p) {
+            free(p);
+            d->host[i] = d->host[--d->nhost];
+            return CUDA_SUCCESS;
+        }
+    wsc_msg("cuMemFreeHost: %p is not from cuMemAllocHost/cuMemHostAlloc (or already "
+            "freed); nothing freed", p);
+    return CUDA_ERROR_INVALID_VALUE;
 }
 
 WSD_API CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
