@@ -69,6 +69,16 @@ typedef struct wsc_pinned {
     bool registered;        /* cudaHostRegister, else ours to free */
 } wsc_pinned;
 
+/* The simulated order of streams (cudart_stream.c), in core cycles. */
+typedef enum { WSC_ENGINE_COMPUTE, WSC_ENGINE_H2D, WSC_ENGINE_D2H, WSC_ENGINES } wsc_engine;
+typedef struct wsc_timeline {
+    uint64_t engine_free[WSC_ENGINES];  /* when each engine finishes its last work */
+    uint64_t legacy_end;    /* end of the last work on the legacy default stream */
+    uint64_t blocking_end;  /* latest end of work on any blocking stream */
+    uint64_t device_end;    /* latest end of any work */
+    uint64_t host;          /* how far the host has waited for the device */
+} wsc_timeline;
+
 typedef struct wsc_launch_cfg {
     dim3 grid, block;
     size_t shared;
@@ -86,6 +96,7 @@ typedef struct wsc_runtime {
     wsc_managed *managed; int nmanaged, cap_managed;
     wsc_pinned *pinned; int npinned, cap_pinned;
     unsigned device_flags;  /* cudaSetDeviceFlags */
+    wsc_timeline tl;
     void **handles;     int nhandles, cap_handles;  /* live streams and events */
     cudaError_t sticky;     /* a kernel fault poisons the context, like CUDA */
     wsc_stats stats;
@@ -113,6 +124,18 @@ void wsc_handle_del(wsc_runtime *rt, void *p);
 bool wsc_handle_live(const wsc_runtime *rt, const void *p);
 /* Nominal simulated clock in cycles (sum over launches). */
 uint64_t wsc_now_cycles(const wsc_runtime *rt);
+
+/* cudart_stream.c: place finished work on the simulated timeline.
+   `s` is the stream as the program named it (NULL: legacy default);
+   `sync` makes the host wait for it (cudaMemcpy). */
+void wsc_timeline_kernel(wsc_runtime *rt, cudaStream_t s, uint64_t cycles);
+void wsc_timeline_copy(wsc_runtime *rt, cudaStream_t s, const void *dst, const void *src,
+                       size_t n, enum cudaMemcpyKind kind, bool sync);
+void wsc_timeline_memset(wsc_runtime *rt, cudaStream_t s, size_t n);
+/* cudaSuccess if `s` is a default stream or a live one, else an error. */
+cudaError_t wsc_stream_check(wsc_runtime *rt, cudaStream_t s, const char *fn);
+/* The host waits until simulated cycle `t`. */
+void wsc_timeline_wait(wsc_runtime *rt, uint64_t t);
 
 /* cudart_register.c */
 wsc_func *wsc_func_find(wsc_runtime *rt, const void *host_fun_or_handle);

@@ -1,8 +1,8 @@
 /*
 ** cudart_memory.c -- device, host and managed memory of the CUDA runtime:
 ** cudaMalloc/Free, the copies (plain, async, 2D, to/from symbols), memset
-** and symbol queries.  Every "async" call completes before it returns:
-** the functional simulator has no concurrency, so stream order holds.
+** and symbol queries.  Every "async" call completes before it returns, in
+** issue order; its stream only decides its place in simulated time.
 */
 #include "cudart_internal.h"
 #include <stdlib.h>
@@ -251,18 +251,42 @@ static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *
     return st ? wsc_ws_fail(rt, st, fn) : cudaSuccess;
 }
 
+/* Every copy and memset also takes its place on the simulated timeline
+   (cudart_stream.c): the synchronous ones on the legacy default stream,
+   with the host waiting for a copy; the async ones on their stream. */
 WSC_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
     WSC_LOCK();
-    return copy(wsc_rt(), "cudaMemcpy", dst, src, n, kind);
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = copy(rt, "cudaMemcpy", dst, src, n, kind);
+    if (!e) wsc_timeline_copy(rt, NULL, dst, src, n, kind, true);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
     WSC_LOCK();
-    (void)stream;
-    return copy(wsc_rt(), "cudaMemcpyAsync", dst, src, n, kind);
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemcpyAsync");
+    if (!e) e = copy(rt, "cudaMemcpyAsync", dst, src, n, kind);
+    if (!e) wsc_timeline_copy(rt, stream, dst, src, n, kind, false);
+    return e;
+}
+
+static cudaError_t copy_2d(wsc_runtime *rt, const char *fn, void *dst, size_t dpitch,
+                           const void *src, size_t spitch, size_t width, size_t height,
+                           enum cudaMemcpyKind kind)
+{
+    if (width > dpitch || width > spitch)
+        return wsc_fail(cudaErrorInvalidPitchValue, fn, "width %zu exceeds a "
+                        "pitch (%zu, %zu)", width, dpitch, spitch);
+    for (size_t r = 0; r < height; r++) {
+        cudaError_t e = copy(rt, fn, (char *)dst + r * dpitch,
+                             (const char *)src + r * spitch, width, kind);
+        if (e) return e;
+    }
+    return cudaSuccess;
 }
 
 WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -270,15 +294,9 @@ WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size
 {
     WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
-    if (width > dpitch || width > spitch)
-        return wsc_fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D", "width %zu exceeds a "
-                        "pitch (%zu, %zu)", width, dpitch, spitch);
-    for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy(rt, "cudaMemcpy2D", (char *)dst + r * dpitch,
-                             (const char *)src + r * spitch, width, kind);
-        if (e) return e;
-    }
-    return cudaSuccess;
+    cudaError_t e = copy_2d(rt, "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+    if (!e) wsc_timeline_copy(rt, NULL, dst, src, width * height, kind, true);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -286,8 +304,11 @@ WSC_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src,
                                       cudaStream_t stream)
 {
     WSC_LOCK();
-    (void)stream;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemcpy2DAsync");
+    if (!e) e = copy_2d(rt, "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+    if (!e) wsc_timeline_copy(rt, stream, dst, src, width * height, kind, false);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
@@ -297,10 +318,8 @@ WSC_API cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, s
     return copy(wsc_rt(), "cudaMemcpyPeer", dst, src, n, cudaMemcpyDeviceToDevice);
 }
 
-WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
+static cudaError_t set(wsc_runtime *rt, void *p, int value, size_t n)
 {
-    WSC_LOCK();
-    wsc_runtime *rt = wsc_rt();
     if (rt->sticky) return wsc_sticky(rt);
     if (n == 0) return cudaSuccess;
     p = wsc_mapped_host(rt, p, n);
@@ -311,11 +330,23 @@ WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
     return st ? wsc_ws_fail(rt, st, "cudaMemset") : cudaSuccess;
 }
 
+WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = set(rt, p, value, n);
+    if (!e) wsc_timeline_memset(rt, NULL, n);
+    return e;
+}
+
 WSC_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream)
 {
     WSC_LOCK();
-    (void)stream;
-    return cudaMemset(p, value, n);
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemsetAsync");
+    if (!e) e = set(rt, p, value, n);
+    if (!e) wsc_timeline_memset(rt, stream, n);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
