@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh -- build warpsim and run every test twice: a normal build in
 # build/ and an AddressSanitizer+UBSan build in build-asan/.  Installs
-# missing packages first (scripts/bootstrap.sh).  Exits non-zero if any
+# missing packages first (scripts/bootstrap.sh).  A ThreadSanitizer build
+# in build-tsan/ runs the CUDA host-threads test only.  Exits non-zero if any
 # configure, build or test step fails.  Usage: bash scripts/test.sh
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,11 +24,29 @@ run_suite() {   # run_suite NAME BUILD_DIR [cmake options...]
   fi
 }
 
+# ThreadSanitizer cannot be combined with ASan: a third, small build of
+# only the CUDA shims, libwarpsim and warpsim runs only the host-threads
+# test, with libtsan preloaded into the uninstrumented program (a race
+# exits 66).  About 15 s on 2 cores.
+run_tsan() {
+  local dir=build-tsan
+  echo "==== tsan: configure + build ($dir, CUDA shims only) ===="
+  if ! cmake -S . -B "$dir" -DWS_SANITIZE_THREAD=ON; then failed+=("tsan:configure"); return; fi
+  if ! cmake --build "$dir" -j"$jobs" --target warpsim ws_cudart ws_cuda_driver; then
+    failed+=("tsan:build"); return
+  fi
+  echo "==== tsan: ctest (cuda_threads_default) ===="
+  if ! ctest --test-dir "$dir" -R '^cuda_threads_default$' --output-on-failure; then
+    failed+=("tsan:tests")
+  fi
+}
+
 run_suite normal build
 run_suite asan build-asan -DWS_SANITIZE=ON
+run_tsan
 
 if [ "${#failed[@]}" -eq 0 ]; then
-  echo "test.sh: ALL PASSED (normal build + sanitizer build)"
+  echo "test.sh: ALL PASSED (normal build + sanitizer build + thread sanitizer)"
   exit 0
 fi
 echo "test.sh: FAILED: ${failed[*]}"

@@ -69,6 +69,9 @@ ws_options wsc_config_options(const wsc_config *c);
 #define WSC_TOTAL_GLOBAL_MEM      (16ull << 30)
 #define WSC_TOTAL_CONST_MEM       (64 * 1024)
 #define WSC_L2_BYTES              (4 * 1024 * 1024)
+/* copy engines: one host-to-device and one device-to-host, as on GPUs
+   from sm_35 on (the runtime's stream timeline models both) */
+#define WSC_COPY_ENGINES          2
 
 /* The simulated GPU as the APIs describe it (device.c).  Attribute
    numbers are cudaDevAttr* = CU_DEVICE_ATTRIBUTE_*; -1 if unknown. */
@@ -144,6 +147,18 @@ void wsc_stats_free(wsc_stats *st);
    (cudaErrorNotSupported / CUDA_ERROR_NOT_SUPPORTED). */
 int wsc_cudart_unsupported(const char *name);
 int wsc_driver_unsupported(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Thread safety (lock.c)                                              */
+/* ------------------------------------------------------------------ */
+
+/* Take the shim's recursive lock until the enclosing block ends: the
+   first statement of every exported entry point that touches state.
+   The cleanup attribute releases it on every return path. */
+int wsc_lock(void);
+void wsc_unlock_guard(int *guard);
+#define WSC_LOCK() \
+    __attribute__((cleanup(wsc_unlock_guard), unused)) int wsc_guard_ = wsc_lock()
 
 /* "warpsim: " + message on stderr. */
 void wsc_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -57,7 +57,27 @@ typedef struct wsc_managed {
     size_t bytes;
     ws_devptr dev_base;     /* the device allocation (mapped only) */
     size_t map_len;         /* 0: host is a malloc'ed mirror */
+    bool pinned;            /* page-locked mapped host memory (cudart_host.c) */
+    bool borrowed;          /* host memory is the program's (cudaHostRegister) */
 } wsc_managed;
+
+/* Page-locked host memory given out or registered (cudart_host.c). */
+typedef struct wsc_pinned {
+    void *host;
+    size_t bytes;
+    unsigned flags;         /* cudaHostAlloc* / cudaHostRegister* */
+    bool registered;        /* cudaHostRegister, else ours to free */
+} wsc_pinned;
+
+/* The simulated order of streams (cudart_stream.c), in core cycles. */
+typedef enum { WSC_ENGINE_COMPUTE, WSC_ENGINE_H2D, WSC_ENGINE_D2H, WSC_ENGINES } wsc_engine;
+typedef struct wsc_timeline {
+    uint64_t engine_free[WSC_ENGINES];  /* when each engine finishes its last work */
+    uint64_t legacy_end;    /* end of the last work on the legacy default stream */
+    uint64_t blocking_end;  /* latest end of work on any blocking stream */
+    uint64_t device_end;    /* latest end of any work */
+    uint64_t host;          /* how far the host has waited for the device */
+} wsc_timeline;
 
 typedef struct wsc_launch_cfg {
     dim3 grid, block;
@@ -74,9 +94,10 @@ typedef struct wsc_runtime {
     wsc_func **funcs;   int nfuncs, cap_funcs;
     wsc_var **vars;     int nvars, cap_vars;
     wsc_managed *managed; int nmanaged, cap_managed;
+    wsc_pinned *pinned; int npinned, cap_pinned;
+    unsigned device_flags;  /* cudaSetDeviceFlags */
+    wsc_timeline tl;
     void **handles;     int nhandles, cap_handles;  /* live streams and events */
-    wsc_launch_cfg cfgs[WSC_CFG_DEPTH];
-    int ncfg;
     cudaError_t sticky;     /* a kernel fault poisons the context, like CUDA */
     wsc_stats stats;
     const char **unsupported; int nunsupported, cap_unsupported;
@@ -104,6 +125,18 @@ bool wsc_handle_live(const wsc_runtime *rt, const void *p);
 /* Nominal simulated clock in cycles (sum over launches). */
 uint64_t wsc_now_cycles(const wsc_runtime *rt);
 
+/* cudart_stream.c: place finished work on the simulated timeline.
+   `s` is the stream as the program named it (NULL: legacy default);
+   `sync` makes the host wait for it (cudaMemcpy). */
+void wsc_timeline_kernel(wsc_runtime *rt, cudaStream_t s, uint64_t cycles);
+void wsc_timeline_copy(wsc_runtime *rt, cudaStream_t s, const void *dst, const void *src,
+                       size_t n, enum cudaMemcpyKind kind, bool sync);
+void wsc_timeline_memset(wsc_runtime *rt, cudaStream_t s, size_t n);
+/* cudaSuccess if `s` is a default stream or a live one, else an error. */
+cudaError_t wsc_stream_check(wsc_runtime *rt, cudaStream_t s, const char *fn);
+/* The host waits until simulated cycle `t`. */
+void wsc_timeline_wait(wsc_runtime *rt, uint64_t t);
+
 /* cudart_register.c */
 wsc_func *wsc_func_find(wsc_runtime *rt, const void *host_fun_or_handle);
 /* Resolve the ws_kernel of `f` (loading its module); error recorded. */
@@ -129,5 +162,15 @@ cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const c
 /* Give a __managed__ variable at device address `dev` a host mirror. */
 cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, void **out);
 void wsc_managed_free_all(wsc_runtime *rt);
+int wsc_managed_add(wsc_runtime *rt, const wsc_managed *m);
+/* Free what `m` owns (host and/or device side); the entry stays. */
+void wsc_managed_release(wsc_runtime *rt, wsc_managed *m);
+/* The host address behind a device address of mapped memory whose host
+   copy is elsewhere, else `p` itself. */
+void *wsc_mapped_host(wsc_runtime *rt, const void *p, size_t n);
+
+/* cudart_host.c */
+/* Free every page-locked allocation (exit, cudaDeviceReset). */
+void wsc_pinned_free_all(wsc_runtime *rt);
 
 #endif /* WS_CUDART_INTERNAL_H */

@@ -35,7 +35,9 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
         return wsc_ws_fail(rt, st, fn);   /* nothing ran */
     ws_stats s;
     ws_stats_last(rt->ctx, &s);
+    uint64_t before = rt->stats.cycles;
     wsc_stats_add(&rt->stats, &rt->cfg, f->name, grid, block, shared, &s, st != WS_OK);
+    wsc_timeline_kernel(rt, stream, rt->stats.cycles - before);
     wsc_managed_pull(rt);
     if (st == WS_OK) return cudaSuccess;
     e = wsc_ws_fail(rt, st, fn);
@@ -43,25 +45,31 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
     return e;
 }
 
+/* The legacy launch path's configuration stack is per host thread: a push
+   and its pop are two calls, and another thread's launch may come
+   between them. */
+static __thread wsc_launch_cfg t_cfgs[WSC_CFG_DEPTH];
+static __thread int t_ncfg;
+
 WSC_API unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared,
                                              struct CUstream_st *stream)
 {
-    wsc_runtime *rt = wsc_rt();
-    if (rt->ncfg == WSC_CFG_DEPTH) {
+    WSC_LOCK();
+    if (t_ncfg == WSC_CFG_DEPTH) {
         wsc_msg("__cudaPushCallConfiguration: more than %d nested launch configurations",
                 WSC_CFG_DEPTH);
         return 1;
     }
-    rt->cfgs[rt->ncfg++] = (wsc_launch_cfg){ grid, block, shared, stream };
+    t_cfgs[t_ncfg++] = (wsc_launch_cfg){ grid, block, shared, stream };
     return 0;
 }
 
 WSC_API cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared,
                                                void *stream)
 {
-    wsc_runtime *rt = wsc_rt();
-    if (rt->ncfg == 0) return wsc_err(cudaErrorMissingConfiguration);
-    wsc_launch_cfg *c = &rt->cfgs[--rt->ncfg];
+    WSC_LOCK();
+    if (t_ncfg == 0) return wsc_err(cudaErrorMissingConfiguration);
+    wsc_launch_cfg *c = &t_cfgs[--t_ncfg];
     *grid = c->grid;
     *block = c->block;
     *shared = c->shared;
@@ -72,6 +80,7 @@ WSC_API cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *
 WSC_API cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **args,
                                      size_t shared, cudaStream_t stream)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     return launch(rt, "cudaLaunchKernel", wsc_func_find(rt, func), g, b, args, shared, stream);
 }
@@ -79,11 +88,13 @@ WSC_API cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **ar
 WSC_API cudaError_t cudaLaunchKernel_ptsz(const void *func, dim3 g, dim3 b, void **args,
                                           size_t shared, cudaStream_t stream)
 {
+    WSC_LOCK();
     return cudaLaunchKernel(func, g, b, args, shared, stream);
 }
 
 WSC_API cudaError_t __cudaGetKernel(cudaKernel_t *out, const void *host_fun)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     wsc_func *f = wsc_func_find(rt, host_fun);
     if (!out) return wsc_err(cudaErrorInvalidValue);
@@ -94,6 +105,7 @@ WSC_API cudaError_t __cudaGetKernel(cudaKernel_t *out, const void *host_fun)
 WSC_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 g, dim3 b, void **args,
                                        size_t shared, cudaStream_t stream)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     return launch(rt, "kernel launch", wsc_func_find(rt, kernel), g, b, args, shared, stream);
 }
@@ -101,6 +113,7 @@ WSC_API cudaError_t __cudaLaunchKernel(cudaKernel_t kernel, dim3 g, dim3 b, void
 WSC_API cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 g, dim3 b, void **args,
                                             size_t shared, cudaStream_t stream)
 {
+    WSC_LOCK();
     return __cudaLaunchKernel(kernel, g, b, args, shared, stream);
 }
 
@@ -134,6 +147,7 @@ static int max_threads(const ws_kernel_info *in)
 
 WSC_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_kernel_info in;
     if (!attr) return wsc_err(cudaErrorInvalidValue);
@@ -152,6 +166,7 @@ WSC_API cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const
 
 WSC_API cudaError_t cudaFuncGetName(const char **name, const void *func)
 {
+    WSC_LOCK();
     wsc_func *f = wsc_func_find(wsc_rt(), func);
     if (!name || !f) return wsc_err(cudaErrorInvalidDeviceFunction);
     *name = f->name;
@@ -161,12 +176,14 @@ WSC_API cudaError_t cudaFuncGetName(const char **name, const void *func)
 /* Cache preferences do not exist in the functional model. */
 WSC_API cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c)
 {
+    WSC_LOCK();
     (void)c;
     return wsc_func_find(wsc_rt(), func) ? cudaSuccess : wsc_err(cudaErrorInvalidDeviceFunction);
 }
 
 WSC_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute a, int value)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!wsc_func_find(rt, func)) return wsc_err(cudaErrorInvalidDeviceFunction);
     if (a == cudaFuncAttributeMaxDynamicSharedMemorySize && value > WSC_SHARED_PER_BLOCK)
@@ -184,6 +201,7 @@ WSC_API cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribut
 WSC_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
     int *num, const void *func, int block, size_t dyn_shared, unsigned int flags)
 {
+    WSC_LOCK();
     (void)flags;
     wsc_runtime *rt = wsc_rt();
     ws_kernel_info in;
@@ -205,6 +223,7 @@ WSC_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
 WSC_API cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *num, const void *func,
                                                                   int block, size_t dyn_shared)
 {
+    WSC_LOCK();
     return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(num, func, block,
                                                                   dyn_shared, 0);
 }

@@ -1,8 +1,8 @@
 /*
 ** cudart_memory.c -- device, host and managed memory of the CUDA runtime:
 ** cudaMalloc/Free, the copies (plain, async, 2D, to/from symbols), memset
-** and symbol queries.  Every "async" call completes before it returns:
-** the functional simulator has no concurrency, so stream order holds.
+** and symbol queries.  Every "async" call completes before it returns, in
+** issue order; its stream only decides its place in simulated time.
 */
 #include "cudart_internal.h"
 #include <stdlib.h>
@@ -29,12 +29,29 @@ wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n)
     return NULL;
 }
 
+/* A device address inside mapped memory whose host copy lives elsewhere
+   (mapped host memory where the host range could not be placed at the
+   device address, registered memory): the host address, so copies and
+   memsets reach the copy kernels see at the next launch.  Else `p`. */
+void *wsc_mapped_host(wsc_runtime *rt, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    for (int i = 0; i < rt->nmanaged; i++) {
+        wsc_managed *m = &rt->managed[i];
+        if ((uintptr_t)m->host == m->dev || !m->pinned) continue;
+        if (a >= m->dev && a - m->dev <= m->bytes && n <= m->bytes - (a - m->dev))
+            return (char *)m->host + (a - m->dev);
+    }
+    return (void *)(uintptr_t)p;
+}
+
 /* ------------------------------------------------------------------ */
 /* Allocation                                                          */
 /* ------------------------------------------------------------------ */
 
 WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!p) return wsc_err(cudaErrorInvalidValue);
     *p = NULL;
@@ -49,7 +66,7 @@ WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
     return cudaSuccess;
 }
 
-static int managed_add(wsc_runtime *rt, const wsc_managed *m)
+int wsc_managed_add(wsc_runtime *rt, const wsc_managed *m)
 {
     if (rt->nmanaged == rt->cap_managed) {
         int cap = rt->cap_managed ? rt->cap_managed * 2 : 16;
@@ -62,9 +79,11 @@ static int managed_add(wsc_runtime *rt, const wsc_managed *m)
     return 0;
 }
 
-static void managed_release(wsc_runtime *rt, wsc_managed *m)
+void wsc_managed_release(wsc_runtime *rt, wsc_managed *m)
 {
-    if (m->map_len) {
+    if (m->borrowed) {   /* registered host memory: only the device side is ours */
+        if (rt->ctx) ws_free(rt->ctx, m->dev_base);
+    } else if (m->map_len) {
         munmap(m->host, m->map_len);
         if (rt->ctx) ws_free(rt->ctx, m->dev_base);
     } else
@@ -97,7 +116,7 @@ cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const c
     }
     wsc_managed m = { .host = h, .dev = at, .bytes = bytes, .dev_base = base,
                       .map_len = len };
-    if (managed_add(rt, &m)) {
+    if (wsc_managed_add(rt, &m)) {
         munmap(h, len);
         ws_free(ctx, base);
         return wsc_err(cudaErrorMemoryAllocation);
@@ -110,7 +129,7 @@ cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, voi
 {
     void *h = calloc(1, bytes ? bytes : 1);
     wsc_managed m = { .host = h, .dev = dev, .bytes = bytes };
-    if (!h || managed_add(rt, &m)) { free(h); return cudaErrorMemoryAllocation; }
+    if (!h || wsc_managed_add(rt, &m)) { free(h); return cudaErrorMemoryAllocation; }
     *out = h;
     return cudaSuccess;
 }
@@ -133,7 +152,7 @@ void wsc_managed_pull(wsc_runtime *rt)
 
 void wsc_managed_free_all(wsc_runtime *rt)
 {
-    for (int i = 0; i < rt->nmanaged; i++) managed_release(rt, &rt->managed[i]);
+    for (int i = 0; i < rt->nmanaged; i++) wsc_managed_release(rt, &rt->managed[i]);
     free(rt->managed);
     rt->managed = NULL;
     rt->nmanaged = rt->cap_managed = 0;
@@ -141,6 +160,7 @@ void wsc_managed_free_all(wsc_runtime *rt)
 
 WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags)
 {
+    WSC_LOCK();
     (void)flags;
     wsc_runtime *rt = wsc_rt();
     if (!p || bytes == 0) return wsc_err(cudaErrorInvalidValue);
@@ -151,11 +171,12 @@ WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags
 
 WSC_API cudaError_t cudaFree(void *p)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     if (!p) return cudaSuccess;
     for (int i = 0; i < rt->nmanaged; i++)
-        if (rt->managed[i].host == p && rt->managed[i].map_len) {
-            managed_release(rt, &rt->managed[i]);
+        if (rt->managed[i].host == p && rt->managed[i].map_len && !rt->managed[i].pinned) {
+            wsc_managed_release(rt, &rt->managed[i]);
             rt->managed[i] = rt->managed[--rt->nmanaged];
             return cudaSuccess;
         }
@@ -166,34 +187,9 @@ WSC_API cudaError_t cudaFree(void *p)
     return st ? wsc_ws_fail(rt, st, "cudaFree") : cudaSuccess;
 }
 
-/* Pinned host memory is ordinary host memory to a simulator. */
-WSC_API cudaError_t cudaMallocHost(void **p, size_t bytes)
-{
-    if (!p) return wsc_err(cudaErrorInvalidValue);
-    *p = malloc(bytes ? bytes : 1);
-    return *p ? cudaSuccess : wsc_err(cudaErrorMemoryAllocation);
-}
-
-WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
-{
-    if (flags & cudaHostAllocMapped)
-        wsc_msg("cudaHostAlloc: cudaHostAllocMapped is ignored: kernels cannot reach host "
-                "memory in the simulator (cudaHostGetDevicePointer is not supported)");
-    return cudaMallocHost(p, bytes);
-}
-
-WSC_API cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
-
-WSC_API cudaError_t cudaHostRegister(void *p, size_t n, unsigned int f)
-{
-    (void)p; (void)n; (void)f;
-    return cudaSuccess;
-}
-
-WSC_API cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
-
 WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
+    WSC_LOCK();
     if (!pitch) return wsc_err(cudaErrorInvalidValue);
     *pitch = (width + 255) / 256 * 256;
     return cudaMalloc(p, *pitch * height);
@@ -201,6 +197,7 @@ WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_
 
 WSC_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    WSC_LOCK();
     if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
     if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
     return cudaSuccess;
@@ -231,6 +228,8 @@ static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *
     if (n == 0) return cudaSuccess;
     if ((unsigned)kind > cudaMemcpyDefault)
         return wsc_fail(cudaErrorInvalidMemcpyDirection, fn, "bad copy kind %d", (int)kind);
+    dst = wsc_mapped_host(rt, dst, n);
+    src = wsc_mapped_host(rt, src, n);
     bool dd, sd;
     cudaError_t e = side(rt, fn, "destination", dst, n,
                          kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice,
@@ -252,52 +251,78 @@ static cudaError_t copy(wsc_runtime *rt, const char *fn, void *dst, const void *
     return st ? wsc_ws_fail(rt, st, fn) : cudaSuccess;
 }
 
+/* Every copy and memset also takes its place on the simulated timeline
+   (cudart_stream.c): the synchronous ones on the legacy default stream,
+   with the host waiting for a copy; the async ones on their stream. */
 WSC_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind)
 {
-    return copy(wsc_rt(), "cudaMemcpy", dst, src, n, kind);
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = copy(rt, "cudaMemcpy", dst, src, n, kind);
+    if (!e) wsc_timeline_copy(rt, NULL, dst, src, n, kind, true);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n,
                                     enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-    (void)stream;
-    return copy(wsc_rt(), "cudaMemcpyAsync", dst, src, n, kind);
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemcpyAsync");
+    if (!e) e = copy(rt, "cudaMemcpyAsync", dst, src, n, kind);
+    if (!e) wsc_timeline_copy(rt, stream, dst, src, n, kind, false);
+    return e;
 }
 
-WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
-                                 size_t width, size_t height, enum cudaMemcpyKind kind)
+static cudaError_t copy_2d(wsc_runtime *rt, const char *fn, void *dst, size_t dpitch,
+                           const void *src, size_t spitch, size_t width, size_t height,
+                           enum cudaMemcpyKind kind)
 {
-    wsc_runtime *rt = wsc_rt();
     if (width > dpitch || width > spitch)
-        return wsc_fail(cudaErrorInvalidPitchValue, "cudaMemcpy2D", "width %zu exceeds a "
+        return wsc_fail(cudaErrorInvalidPitchValue, fn, "width %zu exceeds a "
                         "pitch (%zu, %zu)", width, dpitch, spitch);
     for (size_t r = 0; r < height; r++) {
-        cudaError_t e = copy(rt, "cudaMemcpy2D", (char *)dst + r * dpitch,
+        cudaError_t e = copy(rt, fn, (char *)dst + r * dpitch,
                              (const char *)src + r * spitch, width, kind);
         if (e) return e;
     }
     return cudaSuccess;
 }
 
+WSC_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
+                                 size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = copy_2d(rt, "cudaMemcpy2D", dst, dpitch, src, spitch, width, height, kind);
+    if (!e) wsc_timeline_copy(rt, NULL, dst, src, width * height, kind, true);
+    return e;
+}
+
 WSC_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
                                       size_t width, size_t height, enum cudaMemcpyKind kind,
                                       cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemcpy2DAsync");
+    if (!e) e = copy_2d(rt, "cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height, kind);
+    if (!e) wsc_timeline_copy(rt, stream, dst, src, width * height, kind, false);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n)
 {
+    WSC_LOCK();
     if (dd != 0 || sd != 0) return wsc_err(cudaErrorInvalidDevice);
     return copy(wsc_rt(), "cudaMemcpyPeer", dst, src, n, cudaMemcpyDeviceToDevice);
 }
 
-WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
+static cudaError_t set(wsc_runtime *rt, void *p, int value, size_t n)
 {
-    wsc_runtime *rt = wsc_rt();
     if (rt->sticky) return wsc_sticky(rt);
     if (n == 0) return cudaSuccess;
+    p = wsc_mapped_host(rt, p, n);
     if (wsc_managed_find(rt, p, n)) { memset(p, value, n); return cudaSuccess; }
     ws_ctx *ctx = wsc_ctx(rt);
     if (!ctx) return cudaErrorMemoryAllocation;
@@ -305,14 +330,28 @@ WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
     return st ? wsc_ws_fail(rt, st, "cudaMemset") : cudaSuccess;
 }
 
+WSC_API cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = set(rt, p, value, n);
+    if (!e) wsc_timeline_memset(rt, NULL, n);
+    return e;
+}
+
 WSC_API cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream)
 {
-    (void)stream;
-    return cudaMemset(p, value, n);
+    WSC_LOCK();
+    wsc_runtime *rt = wsc_rt();
+    cudaError_t e = wsc_stream_check(rt, stream, "cudaMemsetAsync");
+    if (!e) e = set(rt, p, value, n);
+    if (!e) wsc_timeline_memset(rt, stream, n);
+    return e;
 }
 
 WSC_API cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t width, size_t height)
 {
+    WSC_LOCK();
     for (size_t r = 0; r < height; r++) {
         cudaError_t e = cudaMemset((char *)p + r * pitch, value, width);
         if (e) return e;
@@ -342,6 +381,7 @@ static cudaError_t symbol(wsc_runtime *rt, const char *fn, const void *sym, size
 WSC_API cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t count,
                                        size_t offset, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -356,6 +396,7 @@ WSC_API cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t 
 WSC_API cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t count,
                                          size_t offset, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -371,6 +412,7 @@ WSC_API cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, si
                                             size_t offset, enum cudaMemcpyKind kind,
                                             cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemcpyToSymbol(sym, src, count, offset, kind);
 }
@@ -379,12 +421,14 @@ WSC_API cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t
                                               size_t offset, enum cudaMemcpyKind kind,
                                               cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)stream;
     return cudaMemcpyFromSymbol(dst, sym, count, offset, kind);
 }
 
 WSC_API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     size_t bytes;
@@ -396,6 +440,7 @@ WSC_API cudaError_t cudaGetSymbolAddress(void **p, const void *sym)
 
 WSC_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     ws_devptr a;
     if (!size) return wsc_err(cudaErrorInvalidValue);
@@ -406,6 +451,7 @@ WSC_API cudaError_t cudaGetSymbolSize(size_t *size, const void *sym)
 WSC_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc,
                                          unsigned int flags, cudaStream_t stream)
 {
+    WSC_LOCK();
     (void)p; (void)n; (void)loc; (void)flags; (void)stream;
     return cudaSuccess;
 }
@@ -413,6 +459,7 @@ WSC_API cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMem
 WSC_API cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice,
                                   struct cudaMemLocation loc)
 {
+    WSC_LOCK();
     (void)p; (void)n; (void)advice; (void)loc;
     return cudaSuccess;
 }

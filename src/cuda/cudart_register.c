@@ -33,6 +33,7 @@ static wsc_fatbin *fb_from_handle(wsc_runtime *rt, void **handle)
 
 WSC_API void **__cudaRegisterFatBinary(void *fatCubin)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     wsc_fatbin *fb = calloc(1, sizeof *fb);
     if (!fb || push_ptr((void ***)&rt->fbs, &rt->nfbs, &rt->cap_fbs, fb)) {
@@ -60,6 +61,7 @@ WSC_API void __cudaRegisterFunction(void **handle, const char *hostFun, char *de
                                     const char *deviceName, int thread_limit, uint3 *tid,
                                     uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize)
 {
+    WSC_LOCK();
     (void)deviceFun; (void)thread_limit; (void)tid; (void)bid; (void)bDim; (void)gDim;
     (void)wSize;
     wsc_runtime *rt = wsc_rt();
@@ -98,6 +100,7 @@ WSC_API void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress
                                const char *deviceName, int ext, size_t size, int constant,
                                int global)
 {
+    WSC_LOCK();
     (void)deviceAddress; (void)ext; (void)global;
     var_register(handle, hostVar, deviceName, size, constant);
 }
@@ -108,6 +111,7 @@ WSC_API void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress,
                                       char *deviceAddress, const char *deviceName, int ext,
                                       size_t size, int constant, int global)
 {
+    WSC_LOCK();
     (void)deviceAddress; (void)ext; (void)global;
     wsc_var *v = var_register(handle, hostVarPtrAddress, deviceName, size, constant);
     if (v) v->managed_slot = hostVarPtrAddress;
@@ -167,6 +171,7 @@ cudaError_t wsc_fatbin_load(wsc_runtime *rt, wsc_fatbin *fb, const char *fn)
 /* Host code reaches __managed__ variables only after this returns. */
 WSC_API char __cudaInitModule(void **handle)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     wsc_fatbin *fb = fb_from_handle(rt, handle);
     return fb && wsc_fatbin_load(rt, fb, "__cudaInitModule") == cudaSuccess;

@@ -17,10 +17,12 @@ static __thread cudaError_t t_last_error;
 
 static void rt_exit(void)
 {
+    WSC_LOCK();
     wsc_runtime *rt = g_rt;
     if (!rt) return;
     fflush(stdout);
     wsc_stats_report(&rt->stats, &rt->cfg, "cudart", stderr);
+    wsc_pinned_free_all(rt);
     wsc_managed_free_all(rt);
     wsc_register_free(rt);
     if (rt->ctx) ws_ctx_destroy(rt->ctx);
@@ -116,6 +118,7 @@ cudaError_t wsc_sticky(wsc_runtime *rt)
 
 WSC_API cudaError_t cudaGetLastError(void)
 {
+    WSC_LOCK();
     cudaError_t e = t_last_error;
     t_last_error = g_rt && g_rt->sticky ? g_rt->sticky : cudaSuccess;
     return e;
@@ -178,6 +181,7 @@ WSC_API const char *cudaGetErrorString(cudaError_t e)
 
 int wsc_cudart_unsupported(const char *name)
 {
+    WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     for (int i = 0; i < rt->nunsupported; i++)
         if (rt->unsupported[i] == name) return wsc_err(cudaErrorNotSupported);

@@ -135,12 +135,14 @@ static cudaError_t array_new(const char *fn, cudaArray_t *out, const struct cuda
 WSC_API cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                     size_t width, size_t height, unsigned int flags)
 {
+    WSC_LOCK();
     return array_new("cudaMallocArray", array, desc, width, height, 0, flags);
 }
 
 WSC_API cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                       struct cudaExtent e, unsigned int flags)
 {
+    WSC_LOCK();
     if ((flags & cudaArrayLayered) && e.depth == 0)
         return wsc_fail(cudaErrorInvalidValue, "cudaMalloc3DArray", "a layered array needs depth "
                         "(its layer count) > 0");
@@ -151,6 +153,7 @@ WSC_API cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChann
 
 WSC_API cudaError_t cudaFreeArray(cudaArray_t a)
 {
+    WSC_LOCK();
     if (!a) return cudaSuccess;
     if (!array_live(a))
         return wsc_fail(cudaErrorInvalidValue, "cudaFreeArray", "%p is not a live CUDA array", (void *)a);
@@ -166,6 +169,7 @@ WSC_API cudaError_t cudaFreeArray(cudaArray_t a)
 
 WSC_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t a)
 {
+    WSC_LOCK();
     if (!desc || !array_live(a))
         return wsc_fail(cudaErrorInvalidValue, "cudaGetChannelDesc", "NULL or unknown array");
     *desc = a->desc;
@@ -175,6 +179,7 @@ WSC_API cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaA
 WSC_API cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
                                      unsigned int *flags, cudaArray_t a)
 {
+    WSC_LOCK();
     if (!array_live(a)) return wsc_fail(cudaErrorInvalidValue, "cudaArrayGetInfo", "unknown array");
     if (desc) *desc = a->desc;
     if (extent) *extent = (struct cudaExtent){ a->width, a->height, a->depth };
@@ -208,6 +213,7 @@ static cudaError_t arr_at(const char *fn, const struct cudaArray *a, size_t wOff
 WSC_API cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                                         size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     void *p;
     cudaError_t e = arr_at("cudaMemcpy2DToArray", dst, wOffset, hOffset, width, height, &p);
     return e ? e : cudaMemcpy2D(p, arr_pitch(dst), src, spitch, width, height, kind);
@@ -217,6 +223,7 @@ WSC_API cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_co
                                           size_t hOffset, size_t width, size_t height,
                                           enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     void *p;
     cudaError_t e = arr_at("cudaMemcpy2DFromArray", src, wOffset, hOffset, width, height, &p);
     return e ? e : cudaMemcpy2D(dst, dpitch, p, arr_pitch(src), width, height, kind);
@@ -238,6 +245,7 @@ static cudaError_t arr_linear(const char *fn, const struct cudaArray *a, size_t 
 WSC_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
                                       size_t count, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     void *p;
     cudaError_t e = arr_linear("cudaMemcpyToArray", dst, wOffset, hOffset, count, &p);
     return e ? e : cudaMemcpy(p, src, count, kind);
@@ -246,6 +254,7 @@ WSC_API cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hO
 WSC_API cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                         size_t count, enum cudaMemcpyKind kind)
 {
+    WSC_LOCK();
     void *p;
     cudaError_t e = arr_linear("cudaMemcpyFromArray", src, wOffset, hOffset, count, &p);
     return e ? e : cudaMemcpy(dst, p, count, kind);
@@ -278,6 +287,7 @@ static cudaError_t side3d(const char *fn, cudaArray_t arr, struct cudaPos pos, s
 
 WSC_API cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
 {
+    WSC_LOCK();
     const char *fn = "cudaMemcpy3D";
     if (!p) return wsc_fail(cudaErrorInvalidValue, fn, "NULL parameters");
     const struct cudaArray *a = p->srcArray ? p->srcArray : p->dstArray;
@@ -392,6 +402,7 @@ WSC_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *obj, const stru
                                             const struct cudaTextureDesc *td,
                                             const struct cudaResourceViewDesc *view)
 {
+    WSC_LOCK();
     if (view)
         return wsc_fail(cudaErrorNotSupported, "cudaCreateTextureObject", "resource views are not "
                         "supported");
@@ -400,6 +411,7 @@ WSC_API cudaError_t cudaCreateTextureObject(cudaTextureObject_t *obj, const stru
 
 WSC_API cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *obj, const struct cudaResourceDesc *rd)
 {
+    WSC_LOCK();
     return create_obj("cudaCreateSurfaceObject", (uint64_t *)obj, rd, NULL, false);
 }
 
@@ -429,11 +441,13 @@ static cudaError_t destroy_obj(const char *fn, uint64_t h)
 
 WSC_API cudaError_t cudaDestroyTextureObject(cudaTextureObject_t obj)
 {
+    WSC_LOCK();
     return destroy_obj("cudaDestroyTextureObject", obj);
 }
 
 WSC_API cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t obj)
 {
+    WSC_LOCK();
     return destroy_obj("cudaDestroySurfaceObject", obj);
 }
 
@@ -446,6 +460,7 @@ static cudaError_t get_rec(const char *fn, uint64_t h, tex_rec *r)
 
 WSC_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *out, cudaTextureObject_t obj)
 {
+    WSC_LOCK();
     tex_rec r;
     if (!out) return wsc_err(cudaErrorInvalidValue);
     cudaError_t e = get_rec("cudaGetTextureObjectResourceDesc", obj, &r);
@@ -455,6 +470,7 @@ WSC_API cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *ou
 
 WSC_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *out, cudaTextureObject_t obj)
 {
+    WSC_LOCK();
     tex_rec r;
     if (!out) return wsc_err(cudaErrorInvalidValue);
     cudaError_t e = get_rec("cudaGetTextureObjectTextureDesc", obj, &r);
@@ -464,6 +480,7 @@ WSC_API cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *out,
 
 WSC_API cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *out, cudaSurfaceObject_t obj)
 {
+    WSC_LOCK();
     tex_rec r;
     if (!out) return wsc_err(cudaErrorInvalidValue);
     cudaError_t e = get_rec("cudaGetSurfaceObjectResourceDesc", obj, &r);

@@ -44,12 +44,15 @@ int wsc_device_attr(const wsc_config *c, int a, int *v)
     case cudaDevAttrComputeCapabilityMinor:      *v = c->cc_minor; break;
     case cudaDevAttrUnifiedAddressing:           *v = 1; break;
     case cudaDevAttrManagedMemory:               *v = 1; break;
-    case cudaDevAttrConcurrentKernels:           *v = 0; break;
-    case cudaDevAttrAsyncEngineCount:            *v = 0; break;
+    /* what an sm_60-or-later GPU has, and what the streams model
+       (cudart_stream.c) and mapped memory (cudart_host.c) provide */
+    case cudaDevAttrConcurrentKernels:           *v = 1; break;
+    case cudaDevAttrAsyncEngineCount:            *v = WSC_COPY_ENGINES; break;
+    case cudaDevAttrGpuOverlap:                  *v = 1; break;
+    case cudaDevAttrCanMapHostMemory:            *v = 1; break;
     case cudaDevAttrComputeMode:                 *v = 0; break;   /* default */
     case cudaDevAttrSingleToDoublePrecisionPerfRatio: *v = 32; break;
-    case cudaDevAttrGpuOverlap: case cudaDevAttrKernelExecTimeout:
-    case cudaDevAttrIntegrated: case cudaDevAttrCanMapHostMemory:
+    case cudaDevAttrKernelExecTimeout: case cudaDevAttrIntegrated:
     case cudaDevAttrEccEnabled: case cudaDevAttrTccDriver:
     case cudaDevAttrPciBusId: case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId:
     case cudaDevAttrIsMultiGpuBoard: case cudaDevAttrMultiGpuBoardGroupID:
@@ -103,5 +106,8 @@ void wsc_device_props(const wsc_config *c, void *out)
     p->sharedMemPerBlockOptin = WSC_SHARED_PER_BLOCK;
     p->maxBlocksPerMultiProcessor = WSC_MAX_BLOCKS_PER_SM;
     p->hostRegisterSupported = 1;
+    p->canMapHostMemory = 1;
+    p->concurrentKernels = 1;
+    p->asyncEngineCount = WSC_COPY_ENGINES;
     p->hostNumaId = -1;
 }

@@ -22,16 +22,20 @@ struct CUfunc_st { ws_kernel *k; char *name; struct CUmod_st *mod; struct CUfunc
 typedef struct wsd_driver {
     wsc_config cfg;
     struct CUctx_st *ctxs;     /* all live contexts */
-    struct CUctx_st *current;
     wsc_stats stats;
+    void **host; int nhost, cap_host;   /* page-locked blocks given out */
     const char **unsupported; int nunsupported, cap_unsupported;
 } wsd_driver;
 
 static wsd_driver *g_drv;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+/* The current context is per host thread, as CUDA defines it; one
+   destroyed meanwhile reads as none (ctx_current). */
+static __thread struct CUctx_st *t_current;
 
 static void drv_exit(void)
 {
+    WSC_LOCK();
     wsd_driver *d = g_drv;
     if (!d) return;
     fflush(stdout);
@@ -43,6 +47,8 @@ static void drv_exit(void)
         free(c);
     }
     wsc_stats_free(&d->stats);
+    for (int i = 0; i < d->nhost; i++) free(d->host[i]);
+    free(d->host);
     free(d->unsupported);
     free(d);
     g_drv = NULL;
@@ -62,6 +68,7 @@ static wsd_driver *drv(void) { return g_drv; }
 
 int wsc_driver_unsupported(const char *name)
 {
+    WSC_LOCK();
     pthread_once(&g_once, drv_create);
     wsd_driver *d = g_drv;
     if (d) {
@@ -103,13 +110,22 @@ static CUresult fail(ws_ctx *ctx, ws_status st, const char *fn)
     return ws_result(st);
 }
 
+/* This thread's current context if it is still alive, else NULL. */
+static struct CUctx_st *ctx_current(const wsd_driver *d)
+{
+    for (struct CUctx_st *c = d->ctxs; c; c = c->next)
+        if (c == t_current) return c;
+    return NULL;
+}
+
 /* The current context's simulator, or NULL with *err set. */
 static ws_ctx *cur(CUresult *err)
 {
     wsd_driver *d = drv();
     if (!d) { *err = CUDA_ERROR_NOT_INITIALIZED; return NULL; }
-    if (!d->current) { *err = CUDA_ERROR_INVALID_CONTEXT; return NULL; }
-    return d->current->ctx;
+    struct CUctx_st *c = ctx_current(d);
+    if (!c) { *err = CUDA_ERROR_INVALID_CONTEXT; return NULL; }
+    return c->ctx;
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,6 +134,7 @@ static ws_ctx *cur(CUresult *err)
 
 WSD_API CUresult cuInit(unsigned int flags)
 {
+    WSC_LOCK();
     if (flags) return CUDA_ERROR_INVALID_VALUE;
     pthread_once(&g_once, drv_create);
     return g_drv ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
@@ -132,6 +149,7 @@ WSD_API CUresult cuDriverGetVersion(int *v)
 
 WSD_API CUresult cuDeviceGetCount(int *n)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!n) return CUDA_ERROR_INVALID_VALUE;
     *n = 1;
@@ -140,6 +158,7 @@ WSD_API CUresult cuDeviceGetCount(int *n)
 
 WSD_API CUresult cuDeviceGet(CUdevice *dev, int ordinal)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!dev) return CUDA_ERROR_INVALID_VALUE;
     if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
@@ -149,6 +168,7 @@ WSD_API CUresult cuDeviceGet(CUdevice *dev, int ordinal)
 
 WSD_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
@@ -158,6 +178,7 @@ WSD_API CUresult cuDeviceGetName(char *name, int len, CUdevice dev)
 
 WSD_API CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!bytes) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
@@ -167,6 +188,7 @@ WSD_API CUresult cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 
 WSD_API CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice dev)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!v) return CUDA_ERROR_INVALID_VALUE;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
@@ -237,7 +259,7 @@ static CUresult ctx_new(CUcontext *out)
     if (!c || !(c->ctx = ws_ctx_create(&o))) { free(c); return CUDA_ERROR_OUT_OF_MEMORY; }
     c->next = d->ctxs;
     d->ctxs = c;
-    d->current = c;
+    t_current = c;
     *out = c;
     return CUDA_SUCCESS;
 }
@@ -245,6 +267,7 @@ static CUresult ctx_new(CUcontext *out)
 WSD_API CUresult cuCtxCreate(CUcontext *out, CUctxCreateParams *params, unsigned int flags,
                              CUdevice dev)
 {
+    WSC_LOCK();
     (void)params; (void)flags;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
     return ctx_new(out);
@@ -252,12 +275,13 @@ WSD_API CUresult cuCtxCreate(CUcontext *out, CUctxCreateParams *params, unsigned
 
 WSD_API CUresult cuCtxDestroy(CUcontext c)
 {
+    WSC_LOCK();
     wsd_driver *d = drv();
     if (!d) return CUDA_ERROR_NOT_INITIALIZED;
     for (struct CUctx_st **p = &d->ctxs; *p; p = &(*p)->next)
         if (*p == c) {
             *p = c->next;
-            if (d->current == c) d->current = NULL;
+            if (t_current == c) t_current = NULL;
             ws_ctx_destroy(c->ctx);
             free(c);
             return CUDA_SUCCESS;
@@ -267,21 +291,24 @@ WSD_API CUresult cuCtxDestroy(CUcontext c)
 
 WSD_API CUresult cuCtxSetCurrent(CUcontext c)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
-    drv()->current = c;
+    t_current = c;
     return CUDA_SUCCESS;
 }
 
 WSD_API CUresult cuCtxGetCurrent(CUcontext *c)
 {
+    WSC_LOCK();
     if (!drv()) return CUDA_ERROR_NOT_INITIALIZED;
     if (!c) return CUDA_ERROR_INVALID_VALUE;
-    *c = drv()->current;
+    *c = ctx_current(drv());
     return CUDA_SUCCESS;
 }
 
 WSD_API CUresult cuCtxGetDevice(CUdevice *dev)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     if (!cur(&e)) return e;
     if (!dev) return CUDA_ERROR_INVALID_VALUE;
@@ -292,6 +319,7 @@ WSD_API CUresult cuCtxGetDevice(CUdevice *dev)
 /* Launches finish before they return: synchronizing has nothing to wait for. */
 WSD_API CUresult cuCtxSynchronize(void)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     return cur(&e) ? CUDA_SUCCESS : e;
 }
@@ -299,6 +327,7 @@ WSD_API CUresult cuCtxSynchronize(void)
 /* The primary context is the first context made (or one made now). */
 WSD_API CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
 {
+    WSC_LOCK();
     wsd_driver *d = drv();
     if (!d) return CUDA_ERROR_NOT_INITIALIZED;
     if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
@@ -310,6 +339,7 @@ WSD_API CUresult cuDevicePrimaryCtxRetain(CUcontext *out, CUdevice dev)
 
 WSD_API CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 {
+    WSC_LOCK();
     return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
@@ -322,13 +352,14 @@ static CUresult mod_wrap(ws_module *m, CUmodule *out)
     struct CUmod_st *h = calloc(1, sizeof *h);
     if (!h) { ws_module_unload(m); return CUDA_ERROR_OUT_OF_MEMORY; }
     h->mod = m;
-    h->owner = drv()->current;
+    h->owner = ctx_current(drv());
     *out = h;
     return CUDA_SUCCESS;
 }
 
 WSD_API CUresult cuModuleLoad(CUmodule *out, const char *path)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -341,6 +372,7 @@ WSD_API CUresult cuModuleLoad(CUmodule *out, const char *path)
 /* `image` is PTX text or an nvcc fatbinary (its newest suitable PTX). */
 WSD_API CUresult cuModuleLoadData(CUmodule *out, const void *image)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -368,12 +400,14 @@ WSD_API CUresult cuModuleLoadData(CUmodule *out, const void *image)
 WSD_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned int n,
                                     CUjit_option *opts, void **vals)
 {
+    WSC_LOCK();
     (void)n; (void)opts; (void)vals;
     return cuModuleLoadData(out, image);
 }
 
 WSD_API CUresult cuModuleUnload(CUmodule h)
 {
+    WSC_LOCK();
     if (!h) return CUDA_ERROR_INVALID_HANDLE;
     while (h->funcs) {
         struct CUfunc_st *f = h->funcs;
@@ -388,6 +422,7 @@ WSD_API CUresult cuModuleUnload(CUmodule h)
 
 WSD_API CUresult cuModuleGetFunction(CUfunction *out, CUmodule h, const char *name)
 {
+    WSC_LOCK();
     if (!out || !h || !name) return CUDA_ERROR_INVALID_VALUE;
     for (struct CUfunc_st *f = h->funcs; f; f = f->next)
         if (strcmp(f->name, name) == 0) { *out = f; return CUDA_SUCCESS; }
@@ -407,6 +442,7 @@ WSD_API CUresult cuModuleGetFunction(CUfunction *out, CUmodule h, const char *na
 WSD_API CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule h,
                                    const char *name)
 {
+    WSC_LOCK();
     if (!h || !name) return CUDA_ERROR_INVALID_VALUE;
     ws_devptr a;
     size_t n;
@@ -423,6 +459,7 @@ WSD_API CUresult cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule h,
 
 WSD_API CUresult cuMemAlloc(CUdeviceptr *out, size_t bytes)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -436,6 +473,7 @@ WSD_API CUresult cuMemAlloc(CUdeviceptr *out, size_t bytes)
 
 WSD_API CUresult cuMemFree(CUdeviceptr p)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -443,8 +481,63 @@ WSD_API CUresult cuMemFree(CUdeviceptr p)
     return st ? fail(ctx, st, "cuMemFree") : CUDA_SUCCESS;
 }
 
+/*
+** Page-locked host memory is ordinary host memory to the simulator, but
+** each block is remembered: cuMemFreeHost frees only what it gave out and
+** answers anything else (device, stack, interior, freed, malloc'ed
+** pointers) with CUDA_ERROR_INVALID_VALUE.  Mapping for the device
+** (CU_MEMHOSTALLOC_DEVICEMAP) is the runtime's (cudaHostAlloc) only.
+*/
+WSD_API CUresult cuMemHostAlloc(void **out, size_t bytes, unsigned int flags)
+{
+    WSC_LOCK();
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    if (!out || (flags & ~7u)) return CUDA_ERROR_INVALID_VALUE;
+    if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
+        wsc_msg("cuMemHostAlloc: CU_MEMHOSTALLOC_DEVICEMAP is not supported by warpsim's "
+                "driver API (cudaHostAlloc with cudaHostAllocMapped is)");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (d->nhost == d->cap_host) {
+        int cap = d->cap_host ? d->cap_host * 2 : 16;
+        void **a = realloc(d->host, (size_t)cap * sizeof *a);
+        if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+        d->host = a;
+        d->cap_host = cap;
+    }
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+    d->host[d->nhost++] = p;
+    *out = p;
+    return CUDA_SUCCESS;
+}
+
+WSD_API CUresult cuMemAllocHost_v2(void **out, size_t bytes)
+{
+    WSC_LOCK();
+    return cuMemHostAlloc(out, bytes, 0);
+}
+
+WSD_API CUresult cuMemFreeHost(void *p)
+{
+    WSC_LOCK();
+    wsd_driver *d = drv();
+    if (!d) return CUDA_ERROR_NOT_INITIALIZED;
+    for (int i = 0; i < d->nhost; i++)
+        if (d->host[i] == p) {
+            free(p);
+            d->host[i] = d->host[--d->nhost];
+            return CUDA_SUCCESS;
+        }
+    wsc_msg("cuMemFreeHost: %p is not from cuMemAllocHost/cuMemHostAlloc (or already "
+            "freed); nothing freed", p);
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
 WSD_API CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     if (!cur(&e)) return e;
     if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
@@ -454,6 +547,7 @@ WSD_API CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
 
 WSD_API CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -463,6 +557,7 @@ WSD_API CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 
 WSD_API CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -472,6 +567,7 @@ WSD_API CUresult cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 
 WSD_API CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -481,6 +577,7 @@ WSD_API CUresult cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 
 WSD_API CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -491,6 +588,7 @@ WSD_API CUresult cuMemsetD8(CUdeviceptr dst, unsigned char v, size_t n)
 /* 32-bit pattern: fill a host buffer in chunks and copy it down. */
 WSD_API CUresult cuMemsetD32(CUdeviceptr dst, unsigned int v, size_t n)
 {
+    WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);
     if (!ctx) return e;
@@ -515,6 +613,7 @@ WSD_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
                                 unsigned int bz, unsigned int shared, CUstream stream,
                                 void **params, void **extra)
 {
+    WSC_LOCK();
     (void)stream;   /* every launch completes in order */
     CUresult e = CUDA_SUCCESS;
     ws_ctx *ctx = cur(&e);

@@ -97,6 +97,24 @@ int main(int argc, char **argv)
         printf("FAIL: second launch y[9] = %f, y[10] = %f\n", hy[9], hy[10]);
         return 1;
     }
+    /* page-locked host memory: cuMemFreeHost frees only its own blocks */
+    void *pinned;
+    char *heap = malloc(16);
+    CK(cuMemAllocHost(&pinned, 64));
+    memset(pinned, 1, 64);
+    if (cuMemFreeHost((char *)pinned + 8) != CUDA_ERROR_INVALID_VALUE ||
+        cuMemFreeHost(heap) != CUDA_ERROR_INVALID_VALUE ||
+        cuMemFreeHost(&count) != CUDA_ERROR_INVALID_VALUE ||
+        cuMemFreeHost((void *)(uintptr_t)dx) != CUDA_ERROR_INVALID_VALUE) {
+        printf("FAIL: cuMemFreeHost accepted a pointer it did not allocate\n");
+        return 1;
+    }
+    free(heap);   /* glibc aborts here if cuMemFreeHost had freed it */
+    CK(cuMemFreeHost(pinned));
+    if (cuMemFreeHost(pinned) != CUDA_ERROR_INVALID_VALUE) {
+        printf("FAIL: cuMemFreeHost freed a block twice\n");
+        return 1;
+    }
     CK(cuMemFree(dx));
     CK(cuMemFree(dy));
     CK(cuMemFree(dy2));

