@@ -116,7 +116,7 @@ static void test_release(void **state)
     emu_mem_write(m, a, ones, sizeof ones);
     assert_int_equal(emu_mem_release(m, a + 4), -1);    /* not a start */
     assert_int_equal(emu_mem_release(m, a), 0);
-    assert_int_equal(emu_mem_release(m, a), -1);        /* double free */
+    assert_int_equal(emu_mem_release(m, a), -2);        /* double free */
     assert_int_equal(emu_mem_valid(m, a, 4), 0);
     assert_int_equal(emu_mem_valid(m, b, 100), 1);
     /* addresses are not reused, and released memory reads zero */
