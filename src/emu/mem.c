@@ -364,11 +364,19 @@ static int mem_map_page_live(const emu_mem *m, uint64_t mp)
     return 0;
 }
 
+/*
+** The page just below the heap counts as mapped: a GPU context allocates
+** its own device memory (printf buffer, local-memory stacks) before the
+** program's, so the first buffer's element -1 is mapped there too.  The
+** heap cannot simply start inside a page instead: every device address,
+** and with it the timing model's DRAM mapping, would move.
+*/
 int emu_mem_mapped(const emu_mem *m, uint64_t addr, uint64_t n)
 {
     if (n == 0 || addr + n < addr || addr >= EMU_GLOBAL_LIMIT) return 0;
+    const uint64_t below_heap = EMU_GLOBAL_HEAP_BASE / EMU_MEM_MAP_BYTES - 1;
     for (uint64_t mp = addr / EMU_MEM_MAP_BYTES; mp <= (addr + n - 1) / EMU_MEM_MAP_BYTES; mp++)
-        if (!mem_map_page_live(m, mp)) return 0;
+        if (mp != below_heap && !mem_map_page_live(m, mp)) return 0;
     return 1;
 }
 
