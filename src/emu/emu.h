@@ -4,6 +4,7 @@
 **
 ** Structure (one file each):
 **   mem.c        sparse paged 64-bit global memory + allocation table
+**   oob.c        global accesses outside every allocation (warn or fault)
 **   operand.c    reading/writing operands for all 32 lanes
 **   warp.c       warp state, SIMT reconvergence stack, call frames, step loop
 **   cta.c        CTA state: shared memory, barriers; runs a grid functionally
