@@ -84,9 +84,9 @@ static uint8_t *mem_ptr(emu_warp *w, const ptx_uop *u, int lane, int space, uint
     }
     switch (space) {
     case PTX_SPACE_GLOBAL: {
-        char what[32];
         bool write = acc == ACC_STORE || acc == ACC_ATOMIC;
         if (!emu_mem_valid(l->gmem, addr, n)) {
+            char what[32];
             snprintf(what, sizeof what, "global %s", acc_names[acc]);
             return emu_oob_access(w, u, lane, addr, n, what, write);
         }
