@@ -64,6 +64,22 @@ typedef struct ws_options {
                                    configuration may name; NULL or "" = none.
                                    A plug-in that cannot be loaded fails
                                    ws_ctx_create2 (WS_ERR_INVALID) */
+    /* appended: device memory semantics */
+    int memcheck;               /* 0: like a GPU, a kernel access outside
+                                   every allocation but inside a mapped
+                                   2 MiB page (one holding part of a live
+                                   allocation) proceeds and is reported
+                                   once per site at ws_ctx_destroy; 1: it
+                                   faults (use after free named), and freed
+                                   addresses are kept out of reuse */
+    uint64_t device_mem_bytes;  /* device memory: ws_malloc beyond it fails
+                                   with WS_ERR_NOMEM; 0 = the address space */
+    uint64_t host_mem_limit;    /* host bytes backing device memory (4 KiB
+                                   pages); 0 = unlimited.  A test hook: past
+                                   it writes fail as when the host is out of
+                                   memory (WS_ERR_NOMEM, a kernel fault) */
+    FILE *warn_out;             /* at ws_ctx_destroy: the out-of-allocation
+                                   warnings (ws_mem_warnings); NULL = stderr */
 } ws_options;
 
 /* Per-launch and cumulative counters. */
@@ -121,6 +137,15 @@ ws_status ws_memcpy_htod(ws_ctx *ctx, ws_devptr dst, const void *src, size_t byt
 ws_status ws_memcpy_dtoh(ws_ctx *ctx, void *dst, ws_devptr src, size_t bytes);
 ws_status ws_memcpy_dtod(ws_ctx *ctx, ws_devptr dst, ws_devptr src, size_t bytes);
 ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes);
+/* Device memory in use (sum of live allocations, module variables
+   included) and in all (ws_options.device_mem_bytes, or the address
+   space); either may be NULL.  What cudaMemGetInfo reports. */
+ws_status ws_mem_info(const ws_ctx *ctx, size_t *free_bytes, size_t *total_bytes);
+/* Write one warning per kernel access site that went outside every
+   allocation but stayed inside mapped pages (kernel, thread, PTX line,
+   address, count) to `out`; returns the number of sites.  ws_ctx_destroy
+   writes them to ws_options.warn_out. */
+unsigned ws_mem_warnings(const ws_ctx *ctx, FILE *out);
 /* 1 if `addr` lies in the range the simulator hands out device addresses
    from (global heap and constant bank), else 0: lets a runtime tell device
    pointers from host pointers (cudaMemcpyDefault). No allocation check. */

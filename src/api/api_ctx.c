@@ -49,10 +49,17 @@ ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t
     ctx->opts.settings = NULL;
     ctx->opts.report_json = ctx->opts.timeseries = ctx->opts.plugins = NULL;
     ctx->mem = emu_mem_new();
-    if (!ctx->mem) {
+    ctx->oob = ctx->opts.memcheck ? NULL : emu_oob_new();
+    if (!ctx->mem || (!ctx->opts.memcheck && !ctx->oob)) {
+        emu_mem_free(ctx->mem);
+        emu_oob_free(ctx->oob);
         free(ctx);
         goto nomem;
     }
+    /* memcheck keeps freed addresses poisoned (and out of reuse) far longer */
+    if (ctx->opts.memcheck) emu_mem_set_quarantine(ctx->mem, WS_MEMCHECK_QUARANTINE);
+    if (ctx->opts.host_mem_limit)
+        emu_mem_set_page_limit(ctx->mem, (ctx->opts.host_mem_limit + 4095) / 4096);
     char e[1024] = "";
     ws_status st = WS_OK;
     /* plug-ins are loaded even without timing: a bad one is refused the
@@ -81,11 +88,13 @@ ws_ctx *ws_ctx_create(const ws_options *opts)
 void ws_ctx_destroy(ws_ctx *ctx)
 {
     if (!ctx) return;
+    ws_mem_warnings(ctx, ctx->opts.warn_out ? ctx->opts.warn_out : stderr);
     ws__timing_fini(ctx);
     while (ctx->nmods) ws_module_unload(ctx->mods[ctx->nmods - 1]);
     free(ctx->mods);
     free(ctx->cmem);
     free(ctx->tex.obj);
+    emu_oob_free(ctx->oob);
     emu_mem_free(ctx->mem);
     /* last: the plug-ins' code ran in the policy instances freed above */
     ws_registry_free(ctx->registry);

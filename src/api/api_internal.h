@@ -20,6 +20,7 @@
 #define WS_DEFAULT_STACK     1024u
 #define WS_DEFAULT_SMS       15u
 #define WS_DEFAULT_MAX_SHARED (48u * 1024u)
+#define WS_MEMCHECK_QUARANTINE (1u << 20)  /* freed allocations memcheck keeps */
 
 struct ws_kernel {
     ws_module *mod;
@@ -44,6 +45,7 @@ struct ws_module {
 struct ws_ctx {
     ws_options opts;           /* with defaults filled in */
     emu_mem *mem;
+    emu_oob_log *oob;          /* out-of-allocation sites; NULL under memcheck */
     uint8_t *cmem;             /* constant bank */
     uint32_t cmem_size, cmem_cap;
     ws_module **mods;

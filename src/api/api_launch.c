@@ -142,6 +142,7 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     l.params = params;
     l.sym_base = k->sym_base;
     l.gmem = ctx->mem;
+    l.oob = ctx->oob;
     l.cmem = ctx->cmem;
     l.cmem_size = ctx->cmem_size;
     l.stack_bytes = ctx->opts.stack_bytes > frame0 ? ctx->opts.stack_bytes : frame0;

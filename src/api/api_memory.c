@@ -3,6 +3,9 @@
 ** copies.  Every device range must lie inside one live allocation (or in
 ** the constant bank, addressed through EMU_CONST_WINDOW); otherwise the
 ** call fails with a message naming the address and nearest allocation.
+** Live allocations are counted against ws_options.device_mem_bytes, and a
+** copy the host cannot back with memory fails (WS_ERR_NOMEM): written data
+** is never dropped silently.
 */
 #include "api_internal.h"
 #include <inttypes.h>
@@ -45,6 +48,11 @@ ws_status ws_malloc(ws_ctx *ctx, size_t bytes, ws_devptr *out)
     if (!out) return ws__error(ctx, WS_ERR_INVALID, "ws_malloc: the output pointer is NULL");
     *out = 0;
     if (bytes == 0) return ws__error(ctx, WS_ERR_INVALID, "ws_malloc: size 0");
+    uint64_t used = emu_mem_live_bytes(ctx->mem), total = ctx->opts.device_mem_bytes;
+    if (total && (bytes > total || used > total - bytes))
+        return ws__error(ctx, WS_ERR_NOMEM, "ws_malloc: %zu bytes do not fit: %" PRIu64
+                         " of the device's %" PRIu64 " bytes are allocated", bytes, used,
+                         total);
     if (emu_mem_alloc(ctx->mem, bytes, 256, EMU_ALLOC_DEVICE, NULL, out))
         return ws__error(ctx, WS_ERR_NOMEM, "ws_malloc: cannot allocate %zu bytes of device "
                          "memory", bytes);
@@ -72,11 +80,45 @@ ws_status ws_free(ws_ctx *ctx, ws_devptr ptr)
     if (is_module_global(ctx, ptr, &name))
         return ws__error(ctx, WS_ERR_INVALID, "ws_free: 0x%" PRIx64 " is module variable "
                          "'%s', which belongs to its module", ptr, name);
-    if (emu_mem_release(ctx->mem, ptr) == 0) return WS_OK;
+    int rc = emu_mem_release(ctx->mem, ptr);
+    if (rc == 0) return WS_OK;
     char desc[256];
     emu_mem_describe(ctx->mem, ptr, desc, sizeof desc);
+    if (rc == -2)
+        return ws__error(ctx, WS_ERR_INVALID, "ws_free: double free: 0x%" PRIx64 " was "
+                         "already freed (%s)", ptr, desc);
     return ws__error(ctx, WS_ERR_INVALID, "ws_free: 0x%" PRIx64 " is not the start of a "
                      "live allocation (%s)", ptr, desc);
+}
+
+ws_status ws_mem_info(const ws_ctx *ctx, size_t *free_bytes, size_t *total_bytes)
+{
+    if (!ctx) return WS_ERR_INVALID;
+    uint64_t total = ctx->opts.device_mem_bytes ? ctx->opts.device_mem_bytes
+                                                : EMU_GLOBAL_LIMIT - EMU_GLOBAL_HEAP_BASE;
+    uint64_t used = emu_mem_live_bytes(ctx->mem);
+    if (free_bytes) *free_bytes = (size_t)(used < total ? total - used : 0);
+    if (total_bytes) *total_bytes = (size_t)total;
+    return WS_OK;
+}
+
+unsigned ws_mem_warnings(const ws_ctx *ctx, FILE *out)
+{
+    return ctx ? emu_oob_report(ctx->oob, out) : 0;
+}
+
+/* A write into device memory that the host could not back with pages. */
+static ws_status nomem(ws_ctx *ctx, const char *fn, ws_devptr dst, size_t bytes)
+{
+    return ws__error(ctx, WS_ERR_NOMEM, "%s: host out of memory backing device memory: "
+                     "[0x%" PRIx64 ", +%zu) was not completely written", fn, dst, bytes);
+}
+
+/* Write host bytes into device memory, or fail naming what was lost. */
+static ws_status write_dev(ws_ctx *ctx, const char *fn, ws_devptr dst, const void *src,
+                           size_t bytes)
+{
+    return emu_mem_write(ctx->mem, dst, src, bytes) ? nomem(ctx, fn, dst, bytes) : WS_OK;
 }
 
 /* Host pointer into the constant bank, or NULL for global memory. */
@@ -94,7 +136,7 @@ ws_status ws_memcpy_htod(ws_ctx *ctx, ws_devptr dst, const void *src, size_t byt
     if (st) return st;
     uint8_t *c = const_ptr(ctx, dst, bytes);
     if (c) memcpy(c, src, bytes);
-    else emu_mem_write(ctx->mem, dst, src, bytes);
+    else return write_dev(ctx, "ws_memcpy_htod", dst, src, bytes);
     return WS_OK;
 }
 
@@ -124,10 +166,11 @@ ws_status ws_memcpy_dtod(ws_ctx *ctx, ws_devptr dst, ws_devptr src, size_t bytes
     if (c) memcpy(tmp, c, bytes);
     else emu_mem_read(ctx->mem, src, tmp, bytes);
     c = const_ptr(ctx, dst, bytes);
+    st = WS_OK;
     if (c) memcpy(c, tmp, bytes);
-    else emu_mem_write(ctx->mem, dst, tmp, bytes);
+    else st = write_dev(ctx, "ws_memcpy_dtod", dst, tmp, bytes);
     free(tmp);
-    return WS_OK;
+    return st;
 }
 
 ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes)
@@ -141,8 +184,9 @@ ws_status ws_memset(ws_ctx *ctx, ws_devptr dst, int value, size_t bytes)
     uint8_t chunk[4096];
     memset(chunk, value, sizeof chunk);
     for (size_t off = 0; off < bytes; off += sizeof chunk)
-        emu_mem_write(ctx->mem, dst + off, chunk,
-                      bytes - off < sizeof chunk ? bytes - off : sizeof chunk);
+        if (emu_mem_write(ctx->mem, dst + off, chunk,
+                          bytes - off < sizeof chunk ? bytes - off : sizeof chunk))
+            return nomem(ctx, "ws_memset", dst, bytes);
     return WS_OK;
 }
 

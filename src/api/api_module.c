@@ -60,7 +60,10 @@ static ws_status place_vars(ws_ctx *ctx, ws_module *mod)
                 return ws__error(ctx, WS_ERR_NOMEM, "no device memory for variable '%s' "
                                  "(%llu bytes)", v->name, (unsigned long long)v->size);
             mod->var_addr[i] = addr;
-            if (v->init) emu_mem_write(ctx->mem, addr, v->init, v->size);
+            if (v->init && emu_mem_write(ctx->mem, addr, v->init, v->size))
+                return ws__error(ctx, WS_ERR_NOMEM, "host out of memory for the initial "
+                                 "value of variable '%s' (%llu bytes)", v->name,
+                                 (unsigned long long)v->size);
         } else if (v->space == PTX_SPACE_LOCAL) {
             local = align_up(local, v->align ? v->align : 4);
             mod->var_addr[i] = local;

@@ -39,7 +39,7 @@ static const char bench_usage[] =
     "                or older than its source, run it on the simulator (size default:\n"
     "                small), report the verification line and statistics.  Exec\n"
     "                options: --stats-json FILE --per-kernel --quiet --arch sm_XX --sms N\n"
-    "                --clock-mhz N --stack BYTES --lib-dir DIR, and for the timing\n"
+    "                --clock-mhz N --stack BYTES --lib-dir DIR --memcheck, and for the timing\n"
     "                model --timing --config PRESET|FILE --set KEY=VALUE --timing-report\n"
     "                FILE --timeseries FILE --plugin FILE.so (see warpsim exec --help)\n"
     "  characterize  run each named benchmark (default: all) at the size (default\n"
@@ -60,7 +60,7 @@ static const cli_opt bench_opts[] = {
     {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
     {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
     {"timing", false}, {"config", true}, {"set", true}, {"timing-report", true},
-    {"timeseries", true}, {"plugin", true},
+    {"timeseries", true}, {"plugin", true}, {"memcheck", false},
     {NULL, false}
 };
 
@@ -125,7 +125,8 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
         static const char *const flags[] = { "--per-kernel", "--quiet", "--arch", "--sms",
                                              "--clock-mhz", "--stack", "--lib-dir",
                                              "--timing", "--config", "--set",
-                                             "--timing-report", "--timeseries" };
+                                             "--timing-report", "--timeseries",
+                                             "--memcheck" };
         const char *flag = NULL;
         for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
             if (strcmp(flags[i] + 2, name) == 0) flag = flags[i];

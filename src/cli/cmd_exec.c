@@ -34,6 +34,12 @@ static const char exec_usage[] =
     "                      instruction per SM it occupies.  With the timing model\n"
     "                      the machine decides both (its SMs and core_mhz)\n"
     "  --stack BYTES       per-thread local memory (default 1024)\n"
+    "  --memcheck          like compute-sanitizer memcheck: any global access\n"
+    "                      outside an allocation faults, use after free and\n"
+    "                      double free are named (WARPSIM_MEMCHECK=1).  Without\n"
+    "                      it an access outside the allocation but inside a\n"
+    "                      mapped 2 MiB page proceeds as on a GPU and each such\n"
+    "                      site is reported once at exit\n"
     "  Timing model (cycle-level; without these kernels run functionally):\n"
     "  --timing            run every launch on the timing model (machine gtx480);\n"
     "                      cycles and L1D hit rate join the report, and the full\n"
@@ -57,7 +63,8 @@ static const cli_opt exec_opts[] = {
     {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
-    {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {NULL, false}
+    {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {"memcheck", false},
+    {NULL, false}
 };
 
 #define EXEC_MAX_SETS 64
@@ -131,6 +138,7 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
     else if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
     else if (strcmp(name, "per-kernel") == 0) setenv("WARPSIM_STATS_PER_KERNEL", "1", 1);
     else if (strcmp(name, "quiet") == 0) setenv("WARPSIM_QUIET", "1", 1);
+    else if (strcmp(name, "memcheck") == 0) setenv("WARPSIM_MEMCHECK", "1", 1);
     else if (strcmp(name, "lib-dir") == 0) *lib_dir = v;
     else if (strcmp(name, "arch") == 0) {
         if (!cli_check_arch("exec", v)) return false;

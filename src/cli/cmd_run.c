@@ -22,7 +22,7 @@ static const char run_usage[] =
     "usage: warpsim run FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--shared BYTES] [--arg SPEC]... [--dump ARG:N]...\n"
     "                   [--timing | --config NAME|FILE] [--set key=value]...\n"
-    "                   [--plugin FILE.so]...\n"
+    "                   [--plugin FILE.so]... [--memcheck]\n"
     "  Run KERNEL once; --arg gives the kernel parameters in order.\n"
     "  SPEC is one of:\n"
     "    i32:V  u32:V  i64:V  u64:V  f32:V  f64:V    a scalar (ints accept 0x..)\n"
@@ -34,6 +34,9 @@ static const char run_usage[] =
     "  --shared BYTES   dynamic shared memory per CTA (default 0)\n"
     "  --dump ARG:N     after the launch print the first N 32-bit words of\n"
     "                   buffer argument ARG (0-based), as int, hex and float\n"
+    "  --memcheck       any global access outside an allocation faults (use\n"
+    "                   after free named); by default one inside a mapped 2 MiB\n"
+    "                   page proceeds as on a GPU, with one warning per site\n"
     "  Timing model (cycle-level; without these the kernel runs functionally):\n"
     "  --timing         run on the timing model (default machine gtx480) and\n"
     "                   print its report\n"
@@ -72,6 +75,7 @@ typedef struct run_job {
     uint32_t nargs;
     run_dump dumps[RUN_MAX_DUMPS];
     uint32_t ndumps;
+    bool memcheck;
     /* timing model */
     bool timing;
     const char *config, *stats_json, *timeseries;
@@ -224,6 +228,8 @@ static int handle_option(run_job *job, const char *cmd, const char *name, const 
         }
     } else if (strcmp(name, "timing") == 0) {
         job->timing = true;
+    } else if (strcmp(name, "memcheck") == 0) {
+        job->memcheck = true;
     } else if (strcmp(name, "config") == 0) {
         job->config = value;
         job->timing = true;
@@ -257,7 +263,7 @@ static int parse_command_line(run_job *job, int argc, char **argv)
         {"grid", true}, {"block", true}, {"shared", true}, {"arg", true},
         {"dump", true}, {"help", false}, {"timing", false}, {"config", true},
         {"set", true}, {"stats-json", true}, {"timeseries", true}, {"plugin", true},
-        {NULL, false}};
+        {"memcheck", false}, {NULL, false}};
     cli_iter it;
     const char *name, *value;
     int kind, rc;
@@ -466,6 +472,7 @@ static int run_in_context(run_job *job, const char *cmd)
     job->sets[job->nsets] = NULL;
     o.settings = job->sets;
     o.plugins = job->plugins;
+    o.memcheck = job->memcheck;
     ws_ctx *ctx = NULL;
     char err[2048];
     ws_status st = ws_ctx_create2(&o, &ctx, err, sizeof err);

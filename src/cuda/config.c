@@ -46,6 +46,21 @@ static void env_u32(const char *name, uint32_t lo, uint32_t hi, uint32_t *out)
     *out = (uint32_t)x;
 }
 
+/* Bytes as a plain integer (0x.. accepted); a bad value is reported. */
+static void env_u64(const char *name, uint64_t *out)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end || v[0] == '-') {
+        wsc_msg("ignoring %s='%s': expected a number of bytes", name, v);
+        return;
+    }
+    *out = x;
+}
+
 /* "sm_86", "compute_86" or "86" -> 8.6 */
 static void env_arch(wsc_config *c)
 {
@@ -129,6 +144,8 @@ void wsc_config_read(wsc_config *c)
     env_u32(WSC_ENV_SMS, 1, 4096, &c->num_sms);
     env_u32(WSC_ENV_CLOCK_MHZ, 1, 100000, &c->clock_mhz);
     env_u32(WSC_ENV_STACK, 16, 1u << 24, &c->stack_bytes);
+    c->memcheck = env_flag(WSC_ENV_MEMCHECK);
+    env_u64(WSC_ENV_HOST_MEM, &c->host_mem_limit);
     timing_read(c);
 }
 
@@ -141,6 +158,10 @@ ws_options wsc_config_options(const wsc_config *c)
     o.stack_bytes = c->stack_bytes;
     o.max_shared_bytes = WSC_SHARED_PER_BLOCK;
     o.plugins = c->plugins[0] ? c->plugins : NULL;
+    /* the device the properties describe: cudaMalloc beyond it fails */
+    o.device_mem_bytes = WSC_TOTAL_GLOBAL_MEM;
+    o.memcheck = c->memcheck;
+    o.host_mem_limit = c->host_mem_limit;
     if (c->timing) {
         o.timing = 1;
         o.config = c->timing_config[0] ? c->timing_config : NULL;

@@ -25,6 +25,9 @@
 #define WSC_ENV_SMS         "WARPSIM_SMS"              /* number of SMs */
 #define WSC_ENV_CLOCK_MHZ   "WARPSIM_CLOCK_MHZ"        /* nominal core clock */
 #define WSC_ENV_STACK       "WARPSIM_STACK"            /* per-thread local bytes */
+#define WSC_ENV_MEMCHECK    "WARPSIM_MEMCHECK"         /* 1: strict global accesses */
+#define WSC_ENV_HOST_MEM    "WARPSIM_HOST_MEM_LIMIT"   /* bytes backing device memory
+                                                          (a test hook; 0 = unlimited) */
 /* the timing model */
 #define WSC_ENV_TIMING      "WARPSIM_TIMING"           /* 1: cycle-level timing model */
 #define WSC_ENV_CONFIG      "WARPSIM_CONFIG"           /* preset name or config file */
@@ -41,6 +44,8 @@ typedef struct wsc_config {
     uint32_t num_sms;
     uint32_t clock_mhz;
     uint32_t stack_bytes;   /* 0 = library default */
+    bool memcheck;          /* ws_options.memcheck */
+    uint64_t host_mem_limit;/* ws_options.host_mem_limit, 0 = unlimited */
     /* the timing model (config.c fills these; settings points
        into set_buf, so a wsc_config is not copied once read) */
     bool timing;

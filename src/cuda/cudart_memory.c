@@ -195,12 +195,17 @@ WSC_API cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_
     return cudaMalloc(p, *pitch * height);
 }
 
+/* free = the device's memory less what is allocated (module variables
+   and managed memory included) */
 WSC_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 {
     WSC_LOCK();
-    if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
-    if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
-    return cudaSuccess;
+    wsc_runtime *rt = wsc_rt();
+    if (rt->sticky) return wsc_sticky(rt);
+    ws_ctx *ctx = wsc_ctx(rt);
+    if (!ctx) return cudaErrorMemoryAllocation;
+    ws_status st = ws_mem_info(ctx, free_bytes, total);
+    return st ? wsc_ws_fail(rt, st, "cudaMemGetInfo") : cudaSuccess;
 }
 
 /* ------------------------------------------------------------------ */

@@ -539,10 +539,10 @@ WSD_API CUresult cuMemGetInfo(size_t *free_bytes, size_t *total)
 {
     WSC_LOCK();
     CUresult e = CUDA_SUCCESS;
-    if (!cur(&e)) return e;
-    if (free_bytes) *free_bytes = (size_t)WSC_TOTAL_GLOBAL_MEM;
-    if (total) *total = (size_t)WSC_TOTAL_GLOBAL_MEM;
-    return CUDA_SUCCESS;
+    ws_ctx *ctx = cur(&e);
+    if (!ctx) return e;
+    ws_status st = ws_mem_info(ctx, free_bytes, total);
+    return st ? fail(ctx, st, "cuMemGetInfo") : CUDA_SUCCESS;
 }
 
 WSD_API CUresult cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)

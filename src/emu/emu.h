@@ -4,6 +4,7 @@
 **
 ** Structure (one file each):
 **   mem.c        sparse paged 64-bit global memory + allocation table
+**   oob.c        global accesses outside every allocation (warn or fault)
 **   operand.c    reading/writing operands for all 32 lanes
 **   warp.c       warp state, SIMT reconvergence stack, call frames, step loop
 **   cta.c        CTA state: shared memory, barriers; runs a grid functionally
@@ -52,24 +53,64 @@ typedef struct emu_mem emu_mem;
 /* what an allocation is, for fault messages */
 typedef enum { EMU_ALLOC_DEVICE, EMU_ALLOC_MODULE_GLOBAL } emu_alloc_kind;
 
+/*
+** The mapped granularity of device memory: like a GPU's 2 MiB pages, an
+** address is mapped when its 2 MiB-aligned page holds part of a live
+** allocation.  Outside memcheck, a kernel access outside every allocation
+** but inside mapped pages proceeds (reads what is there, writes land) and
+** is reported once per site (oob.c); outside mapped pages it faults.
+*/
+#define EMU_MEM_MAP_BYTES (2ull << 20)
+
 emu_mem *emu_mem_new(void);
 void emu_mem_free(emu_mem *m);
 /* Reserve `size` bytes (>0) aligned to `align`; 0 or -1 (out of space). */
 int emu_mem_alloc(emu_mem *m, uint64_t size, uint64_t align, emu_alloc_kind kind,
                   const char *label, uint64_t *addr);
-/* Release the allocation starting exactly at `addr`; 0 or -1 (not one). */
+/* Release the allocation starting exactly at `addr`: 0, -1 (not one), or
+   -2 (already freed: a double free, while the entry is still kept). */
 int emu_mem_release(emu_mem *m, uint64_t addr);
 /* 1 if [addr, addr+n) lies inside one live allocation, else 0. */
 int emu_mem_valid(emu_mem *m, uint64_t addr, uint64_t n);
+/* 1 if every byte of [addr, addr+n) lies in a mapped page (EMU_MEM_MAP_BYTES). */
+int emu_mem_mapped(const emu_mem *m, uint64_t addr, uint64_t n);
+/* Sum of the sizes of the live allocations. */
+uint64_t emu_mem_live_bytes(const emu_mem *m);
+/* At most `pages` 4 KiB host pages back device memory (0 = unlimited):
+   beyond it writes fail as when the host is out of memory (a test hook). */
+void emu_mem_set_page_limit(emu_mem *m, uint64_t pages);
+/* Freed allocations kept (to name use after free and double free, and
+   not to reuse their addresses) before they are dropped; default 4096. */
+void emu_mem_set_quarantine(emu_mem *m, uint32_t entries);
 /* Copy in/out; unchecked against allocations (callers check first).
-   Unwritten memory reads as zero. */
-void emu_mem_write(emu_mem *m, uint64_t addr, const void *src, uint64_t n);
+   Unwritten memory reads as zero.  emu_mem_write returns -1 when a page
+   could not be made (host out of memory): the bytes before it are
+   written, the rest are not, and the caller must report it. */
+int emu_mem_write(emu_mem *m, uint64_t addr, const void *src, uint64_t n);
 void emu_mem_read(emu_mem *m, uint64_t addr, void *dst, uint64_t n);
 /* Pointer to `n` bytes at `addr` when they sit in one page (creating the
-   page), else NULL; the fast path of loads and stores. */
+   page), else NULL (crossing a page, or host out of memory); the fast
+   path of stores.  emu_mem_peek is the read-only one of loads: never
+   creates a page (never-written memory reads from a shared zero page). */
 uint8_t *emu_mem_span(emu_mem *m, uint64_t addr, uint64_t n);
-/* Describe the allocation nearest to `addr` into buf (for fault messages). */
-void emu_mem_describe(emu_mem *m, uint64_t addr, char *buf, size_t len);
+const uint8_t *emu_mem_peek(emu_mem *m, uint64_t addr, uint64_t n);
+/* Describe the allocation nearest to `addr` into buf (for fault messages);
+   returns 1 when `addr` is inside a freed allocation (use after free). */
+int emu_mem_describe(emu_mem *m, uint64_t addr, char *buf, size_t len);
+
+/* ------------------------------------------------------------------ */
+/* Out-of-allocation sites (oob.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* Global accesses outside every allocation that proceeded because their
+   pages are mapped: one record per site (module, PTX instruction), the
+   first access's report and a count, in order of first occurrence. */
+typedef struct emu_oob_log emu_oob_log;
+
+emu_oob_log *emu_oob_new(void);
+void emu_oob_free(emu_oob_log *g);
+/* Write one warning per site to `out`; returns the number of sites. */
+uint32_t emu_oob_report(const emu_oob_log *g, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Launch, CTA and warp state                                          */
@@ -108,6 +149,10 @@ typedef struct emu_launch {
     const uint64_t *sym_base; /* per module var: global address, const
                                  offset, or this kernel's shared offset */
     emu_mem *gmem;
+    /* global accesses outside every allocation: NULL = strict (memcheck;
+       each one faults); else those inside mapped pages proceed and are
+       recorded here (see EMU_MEM_MAP_BYTES) */
+    emu_oob_log *oob;
     uint8_t *cmem;            /* constant bank (module .const vars) */
     uint32_t cmem_size;
     uint32_t stack_bytes;     /* per-thread local memory (call frames) */
@@ -254,6 +299,16 @@ extern const emu_exec_fn emu_dispatch[PTX_OP_COUNT];
    CTA, warp/thread, PTX source line and then `fmt`. Returns -1. */
 int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
                  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The place part of such a message ("kernel 'k' CTA (..) thread (..) at
+   FILE line N") into buf; returns its length. */
+int emu_fault_where(const emu_warp *w, const ptx_uop *u, int lane, char *buf, size_t cap);
+/* A global access of `n` bytes at `addr` by `lane` that is not inside one
+   live allocation (oob.c): a fault under memcheck (launch oob NULL) or
+   outside mapped pages, else recorded once per site and the host pointer
+   returned (`write`: a page is made; else read-only).  NULL after a fault.
+   `what` names the access ("global load"). */
+uint8_t *emu_oob_access(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
+                        uint32_t n, const char *what, bool write);
 
 /* ------------------------------------------------------------------ */
 /* Warps and grids (warp.c, cta.c)                                     */

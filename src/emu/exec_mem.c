@@ -3,7 +3,8 @@
 ** one thread, bounds and alignment checks, and their fault reports.
 **
 ** Every access is resolved per lane to a host pointer by mem_ptr(): global
-** addresses must lie in one live allocation, shared/local/const/param
+** addresses outside one live allocation go to oob.c (a fault, or a
+** recorded access inside a mapped page), shared/local/const/param
 ** offsets inside their space; generic addresses are routed by window (see
 ** EMU_*_WINDOW in emu.h).  Atomics run lane by lane in lane order, so
 ** contention has one deterministic outcome.
@@ -83,22 +84,21 @@ static uint8_t *mem_ptr(emu_warp *w, const ptx_uop *u, int lane, int space, uint
     }
     switch (space) {
     case PTX_SPACE_GLOBAL: {
+        bool write = acc == ACC_STORE || acc == ACC_ATOMIC;
         if (!emu_mem_valid(l->gmem, addr, n)) {
-            char desc[256];
-            /* name the first byte outside the allocation: clearer for overruns */
-            uint64_t bad = addr;
-            while (bad < addr + n - 1 && emu_mem_valid(l->gmem, bad, 1)) bad++;
-            emu_mem_describe(l->gmem, bad, desc, sizeof desc);
-            return emu_fault_at(w, u, lane, EMU_FAULT_MEMORY,
-                                "out-of-bounds global %s of %u bytes at address 0x%" PRIx64
-                                ": %s", acc_names[acc], n, addr, desc), NULL;
+            char what[32];
+            snprintf(what, sizeof what, "global %s", acc_names[acc]);
+            return emu_oob_access(w, u, lane, addr, n, what, write);
         }
-        uint8_t *p = emu_mem_span(l->gmem, addr, n);
+        /* loads read never-written memory without making a page */
+        uint8_t *p = write ? emu_mem_span(l->gmem, addr, n)
+                           : (uint8_t *)(uintptr_t)emu_mem_peek(l->gmem, addr, n);
         if (!p)
             emu_fault_at(w, u, lane, EMU_FAULT_MEMORY,
-                         "global %s of %u bytes at address 0x%" PRIx64 " crosses a page "
-                         "boundary unaligned or the host ran out of memory",
-                         acc_names[acc], n, addr);
+                         "global %s of %u bytes at address 0x%" PRIx64 ": %s",
+                         acc_names[acc], n, addr,
+                         (addr & 4095) + n > 4096 ? "crosses a 4 KiB page boundary unaligned"
+                                                  : "host out of memory for the page backing it");
         return p;
     }
     case PTX_SPACE_SHARED:

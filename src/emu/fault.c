@@ -10,16 +10,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
-                 const char *fmt, ...)
+int emu_fault_where(const emu_warp *w, const ptx_uop *u, int lane, char *buf, size_t cap)
 {
-    emu_launch *l = w->launch;
-    if (l->fault.kind != EMU_OK) return -1;
-    l->fault.kind = kind;
+    const emu_launch *l = w->launch;
     const ptx_module *m = l->mod;
     const emu_cta *c = w->cta;
-    char *buf = l->fault.msg;
-    size_t cap = sizeof l->fault.msg;
     int n = snprintf(buf, cap, "kernel '%s' CTA (%u,%u,%u) ", m->funcs[l->func].name,
                      c ? c->ctaid[0] : 0, c ? c->ctaid[1] : 0, c ? c->ctaid[2] : 0);
     if (lane >= 0 && lane < EMU_WARP_SIZE)
@@ -32,6 +27,18 @@ int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
     if ((size_t)n < cap && u)
         n += snprintf(buf + n, cap - (size_t)n, " at %s line %u",
                       m->filename ? m->filename : "<ptx>", u->line);
+    return (size_t)n < cap ? n : (int)cap - 1;
+}
+
+int emu_fault_at(emu_warp *w, const ptx_uop *u, int lane, emu_fault_kind kind,
+                 const char *fmt, ...)
+{
+    emu_launch *l = w->launch;
+    if (l->fault.kind != EMU_OK) return -1;
+    l->fault.kind = kind;
+    char *buf = l->fault.msg;
+    size_t cap = sizeof l->fault.msg;
+    int n = emu_fault_where(w, u, lane, buf, cap);
     if ((size_t)n < cap)
         n += snprintf(buf + n, cap - (size_t)n, ": ");
     if ((size_t)n < cap) {

@@ -157,8 +157,10 @@ int emu_profile_build(const emu_launch *l, emu_profile *p, char *err, size_t err
     pl.profile = NULL;
     pl.gmem = emu_mem_clone(l->gmem);
     pl.out = fopen("/dev/null", "w");   /* device printf happens in the real run */
+    /* same semantics, but out-of-allocation sites are reported by the real run */
+    pl.oob = l->oob ? emu_oob_new() : NULL;
     int rc = -2;
-    if (pl.gmem && pl.out && alloc_profile(p, l) == 0) {
+    if (pl.gmem && pl.out && (pl.oob || !l->oob) && alloc_profile(p, l) == 0) {
         pb.cur = calloc(p->warps_per_cta ? p->warps_per_cta : 1, sizeof *pb.cur);
         rc = pb.cur ? run_grid(&pb, &pl) : -2;
     }
@@ -169,6 +171,7 @@ int emu_profile_build(const emu_launch *l, emu_profile *p, char *err, size_t err
     free(pb.cur);
     if (pl.out) fclose(pl.out);
     emu_mem_free(pl.gmem);
+    emu_oob_free(pl.oob);
     if (rc == 0) return 0;
     if (rc == -1 && pl.fault.kind != EMU_OK)
         snprintf(err, errlen, "oracle profile pre-run: %s", pl.fault.msg);

@@ -19,6 +19,19 @@ typedef struct fx {
     size_t outlen;
 } fx;
 
+/* Like fx_open with the options `o` (printf_out is set to the buffer). */
+static inline void fx_open_opts(fx *f, const char *ptx, const char *name, ws_options o)
+{
+    memset(f, 0, sizeof *f);
+    f->out = open_memstream(&f->outbuf, &f->outlen);
+    assert_non_null(f->out);
+    o.printf_out = f->out;
+    f->ctx = ws_ctx_create(&o);
+    assert_non_null(f->ctx);
+    ws_status st = ws_module_load_string(f->ctx, ptx, name, &f->mod);
+    if (st != WS_OK) fail_msg("load: %s: %s", ws_status_name(st), ws_last_error(f->ctx));
+}
+
 static inline void fx_open(fx *f, const char *ptx, const char *name, uint32_t stack)
 {
     memset(f, 0, sizeof *f);

@@ -510,7 +510,7 @@ static void test_oob_fault(void **state)
 {
     (void)state;
     int32_t in[16], keep[64], before[64], after[64];
-    int stride = 1000, n = 64;
+    int stride = 1000000, n = 64;   /* 4 MB apart: outside every mapped 2 MiB page */
     for (int i = 0; i < 16; i++)
         in[i] = i * 3;
     for (int i = 0; i < 64; i++)
@@ -536,7 +536,7 @@ static void test_oob_fault(void **state)
     snprintf(want, sizeof want, "line %d", oob_load_line());
     if (!strstr(msg, want))
         fail_msg("fault message lacks '%s': %s", want, msg);
-    /* thread 1 is the first to fault, at in + 4000 */
+    /* thread 1 is the first to fault, at in + 4000000 */
     snprintf(want, sizeof want, "%llx", (unsigned long long)(din + 4 * stride));
     if (!strstr(msg, want))
         fail_msg("fault message lacks the address %s: %s", want, msg);

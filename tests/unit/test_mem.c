@@ -116,7 +116,7 @@ static void test_release(void **state)
     emu_mem_write(m, a, ones, sizeof ones);
     assert_int_equal(emu_mem_release(m, a + 4), -1);    /* not a start */
     assert_int_equal(emu_mem_release(m, a), 0);
-    assert_int_equal(emu_mem_release(m, a), -1);        /* double free */
+    assert_int_equal(emu_mem_release(m, a), -2);        /* double free */
     assert_int_equal(emu_mem_valid(m, a, 4), 0);
     assert_int_equal(emu_mem_valid(m, b, 100), 1);
     /* addresses are not reused, and released memory reads zero */
@@ -125,6 +125,78 @@ static void test_release(void **state)
     uint8_t back[16];
     emu_mem_read(m, a + 4096, back, sizeof back);
     for (int i = 0; i < 16; i++) assert_int_equal(back[i], 0);
+    emu_mem_free(m);
+}
+
+/* A page budget: writes past it fail (and say so), reads of never-written
+   memory need no page, and freed pages are given back. */
+static void test_page_limit_and_peek(void **state)
+{
+    (void)state;
+    emu_mem *m = emu_mem_new();
+    emu_mem_set_page_limit(m, 2);
+    uint64_t a;
+    assert_int_equal(emu_mem_alloc(m, 4 * 4096, 4096, EMU_ALLOC_DEVICE, NULL, &a), 0);
+    uint8_t buf[3 * 4096];
+    memset(buf, 7, sizeof buf);
+    assert_int_equal(emu_mem_write(m, a, buf, 2 * 4096), 0);
+    assert_int_equal(emu_mem_write(m, a + 2 * 4096, buf, 4096), -1);
+    assert_null(emu_mem_span(m, a + 3 * 4096, 4));
+    const uint8_t *z = emu_mem_peek(m, a + 3 * 4096 + 8, 8);
+    assert_non_null(z);
+    for (int i = 0; i < 8; i++) assert_int_equal(z[i], 0);
+    assert_int_equal(emu_mem_peek(m, a + 8, 4)[0], 7);
+    assert_null(emu_mem_peek(m, a + 4094, 4));   /* crosses a page */
+    assert_int_equal(emu_mem_release(m, a), 0);
+    assert_int_equal(emu_mem_write(m, a + 2 * 4096, buf, 2 * 4096), 0);
+    emu_mem_free(m);
+}
+
+/* Mapped 2 MiB pages: those holding part of a live allocation, plus the
+   one below the heap; freed allocations unmap theirs. */
+static void test_mapped_pages(void **state)
+{
+    (void)state;
+    emu_mem *m = emu_mem_new();
+    uint64_t a, b;
+    assert_int_equal(emu_mem_mapped(m, EMU_GLOBAL_HEAP_BASE, 4), 0);
+    assert_int_equal(emu_mem_alloc(m, 64, 256, EMU_ALLOC_DEVICE, NULL, &a), 0);
+    assert_int_equal(emu_mem_alloc(m, 3 << 20, 256, EMU_ALLOC_DEVICE, NULL, &b), 0);
+    assert_int_equal(emu_mem_mapped(m, a - 4, 4), 1);           /* below the heap */
+    assert_int_equal(emu_mem_mapped(m, a + 64, 4), 1);
+    assert_int_equal(emu_mem_mapped(m, b + (3 << 20) + 100, 4), 1); /* b's last page */
+    assert_int_equal(emu_mem_mapped(m, EMU_GLOBAL_HEAP_BASE + (6 << 20), 4), 0);
+    assert_int_equal(emu_mem_mapped(m, EMU_GLOBAL_HEAP_BASE - (2 << 20) - 4, 4), 0);
+    assert_int_equal(emu_mem_live_bytes(m), 64 + (3 << 20));
+    assert_int_equal(emu_mem_release(m, b), 0);
+    assert_int_equal(emu_mem_live_bytes(m), 64);
+    assert_int_equal(emu_mem_mapped(m, b + (3 << 20) - 4, 4), 0);
+    assert_int_equal(emu_mem_mapped(m, b + 4, 4), 1);           /* shares a's page */
+    assert_int_equal(emu_mem_release(m, a), 0);
+    assert_int_equal(emu_mem_mapped(m, a + 4, 4), 0);
+    emu_mem_free(m);
+}
+
+/* When the heap's address space runs out, freed ranges are reused; the
+   quarantine bounds how many freed entries are kept. */
+static void test_reuse_when_heap_ends(void **state)
+{
+    (void)state;
+    emu_mem *m = emu_mem_new();
+    uint64_t big = (EMU_GLOBAL_LIMIT - EMU_GLOBAL_HEAP_BASE) / 2, a, b, c;
+    assert_int_equal(emu_mem_alloc(m, big, 256, EMU_ALLOC_DEVICE, NULL, &a), 0);
+    assert_int_equal(emu_mem_alloc(m, big - 4096, 256, EMU_ALLOC_DEVICE, NULL, &b), 0);
+    assert_int_equal(emu_mem_alloc(m, big, 256, EMU_ALLOC_DEVICE, NULL, &c), -1);
+    assert_int_equal(emu_mem_release(m, a), 0);
+    assert_int_equal(emu_mem_alloc(m, big, 256, EMU_ALLOC_DEVICE, NULL, &c), 0);
+    assert_int_equal(c, a);
+    assert_int_equal(emu_mem_valid(m, c + 8, 8), 1);
+    assert_int_equal(emu_mem_valid(m, b + 8, 8), 1);
+    emu_mem_set_quarantine(m, 1);
+    assert_int_equal(emu_mem_release(m, b), 0);
+    assert_int_equal(emu_mem_release(m, b), -2);   /* kept: named a double free */
+    assert_int_equal(emu_mem_release(m, c), 0);
+    assert_int_equal(emu_mem_release(m, b), -1);   /* dropped past the quarantine */
     emu_mem_free(m);
 }
 
@@ -158,6 +230,9 @@ int main(void)
         cmocka_unit_test(test_sparse_pages_read_zero),
         cmocka_unit_test(test_many_pages_and_large_addresses),
         cmocka_unit_test(test_release),
+        cmocka_unit_test(test_page_limit_and_peek),
+        cmocka_unit_test(test_mapped_pages),
+        cmocka_unit_test(test_reuse_when_heap_ends),
         cmocka_unit_test(test_describe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
