@@ -123,6 +123,7 @@ void wsc_config_read(wsc_config *c)
     env_u32(WSC_ENV_SMS, 1, 4096, &c->num_sms);
     env_u32(WSC_ENV_CLOCK_MHZ, 1, 100000, &c->clock_mhz);
     env_u32(WSC_ENV_STACK, 16, 1u << 24, &c->stack_bytes);
+    env_str(WSC_ENV_KEEP_PTX, c->keep_ptx, sizeof c->keep_ptx);
     timing_read(c);
 }
 

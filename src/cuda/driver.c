@@ -90,6 +90,7 @@ static CUresult ws_result(ws_status st)
     case WS_ERR_FAULT:       return CUDA_ERROR_ILLEGAL_ADDRESS;
     case WS_ERR_IO:          return CUDA_ERROR_FILE_NOT_FOUND;
     case WS_ERR_TRAP:        return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_ASSERT:      return CUDA_ERROR_ASSERT;
     case WS_ERR_DEADLOCK:    return CUDA_ERROR_LAUNCH_FAILED;
     case WS_ERR_UNSUPPORTED: return CUDA_ERROR_LAUNCH_FAILED;
     default:                 return CUDA_ERROR_INVALID_VALUE;
@@ -128,6 +129,30 @@ WSD_API CUresult cuDriverGetVersion(int *v)
     if (!v) return CUDA_ERROR_INVALID_VALUE;
     *v = CUDA_VERSION;
     return CUDA_SUCCESS;
+}
+
+static void static_runtime_hint(void)
+{
+    wsc_msg("the program looks up driver entry points with cuGetProcAddress, as NVIDIA's "
+            "static CUDA runtime (nvcc's default, -cudart static) does; the simulator "
+            "replaces the runtime only in programs built with `nvcc -cudart shared`: "
+            "rebuild it that way");
+}
+
+/*
+** The static runtime finds every driver function through here.  This shim
+** hands none out (its runtime is the shared libcudart.so.13), so it says
+** what to do once, instead of leaving the program to report an old driver.
+*/
+WSD_API CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
+                                     cuuint64_t flags, CUdriverProcAddressQueryResult *status)
+{
+    static pthread_once_t hint_once = PTHREAD_ONCE_INIT;
+    (void)symbol; (void)version; (void)flags;
+    if (pfn) *pfn = NULL;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    pthread_once(&hint_once, static_runtime_hint);
+    return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 WSD_API CUresult cuDeviceGetCount(int *n)
@@ -196,6 +221,7 @@ static const drv_err drv_errs[] = {
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
