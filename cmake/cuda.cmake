@@ -41,7 +41,8 @@ if(WS_CUDA_SHIMS)
   ws_cuda_stubs(${WS_CUDA_DIR}/driver.names ${CMAKE_BINARY_DIR}/gen/driver_stubs.c
                 wsc_driver_unsupported)
   set(WS_CUDA_COMMON ${WS_CUDA_DIR}/config.c ${WS_CUDA_DIR}/stats.c ${WS_CUDA_DIR}/device.c
-                      ${WS_CUDA_DIR}/lock.c)
+                      ${WS_CUDA_DIR}/lock.c
+                     ${WS_CUDA_DIR}/ptx_file.c)
 
   file(GLOB WS_CUDART_SRC CONFIGURE_DEPENDS ${WS_CUDA_DIR}/cudart_*.c)
   add_library(ws_cudart SHARED ${WS_CUDART_SRC} ${WS_CUDA_DIR}/fatbin.c ${WS_CUDA_COMMON}

@@ -29,10 +29,11 @@ typedef enum ws_status {
     WS_ERR_NOMEM,       /* device or host memory exhausted */
     WS_ERR_LAUNCH,      /* invalid launch configuration */
     WS_ERR_FAULT,       /* the kernel accessed memory it does not own */
-    WS_ERR_TRAP,        /* the kernel trapped (trap, assert) */
+    WS_ERR_TRAP,        /* the kernel trapped (trap, brkpt) */
     WS_ERR_DEADLOCK,    /* barrier that can never complete */
     WS_ERR_UNSUPPORTED, /* instruction or feature not implemented */
-    WS_ERR_IO           /* file could not be read */
+    WS_ERR_IO,          /* file could not be read */
+    WS_ERR_ASSERT       /* a device assert failed (__assertfail) */
 } ws_status;
 
 typedef struct ws_ctx ws_ctx;
@@ -156,6 +157,12 @@ int ws_is_device_range(ws_devptr addr);
 ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                     void **args, size_t dyn_shared_bytes);
 ws_status ws_synchronize(ws_ctx *ctx);
+/* Per-thread local memory (call stack) of the launches that follow, as
+   cudaDeviceSetLimit(cudaLimitStackSize) sets it between launches: 0 = the
+   default (1024), rounded up to 16 bytes; WS_ERR_INVALID above
+   WS_MAX_STACK_BYTES. */
+#define WS_MAX_STACK_BYTES (16u << 20)
+ws_status ws_ctx_set_stack(ws_ctx *ctx, size_t bytes);
 
 /* Counters of the last launch, and of all launches so far. */
 void ws_stats_last(const ws_ctx *ctx, ws_stats *out);

@@ -16,7 +16,7 @@ const char *ws_status_name(ws_status s)
         [WS_ERR_NOMEM] = "WS_ERR_NOMEM", [WS_ERR_LAUNCH] = "WS_ERR_LAUNCH",
         [WS_ERR_FAULT] = "WS_ERR_FAULT", [WS_ERR_TRAP] = "WS_ERR_TRAP",
         [WS_ERR_DEADLOCK] = "WS_ERR_DEADLOCK", [WS_ERR_UNSUPPORTED] = "WS_ERR_UNSUPPORTED",
-        [WS_ERR_IO] = "WS_ERR_IO",
+        [WS_ERR_IO] = "WS_ERR_IO", [WS_ERR_ASSERT] = "WS_ERR_ASSERT",
     };
     if ((unsigned)s < sizeof names / sizeof names[0] && names[s]) return names[s];
     return "WS_ERR_UNKNOWN";
@@ -76,6 +76,20 @@ ws_status ws_ctx_create2(const ws_options *opts, ws_ctx **out, char *err, size_t
 nomem:
     if (err && errlen) snprintf(err, errlen, "out of host memory creating a context");
     return WS_ERR_NOMEM;
+}
+
+/* Only later launches see it: each launch copies the size into its
+   emu_launch (functional and timing paths alike), so nothing resident has
+   to be resized. */
+ws_status ws_ctx_set_stack(ws_ctx *ctx, size_t bytes)
+{
+    if (!ctx) return WS_ERR_INVALID;
+    if (bytes > WS_MAX_STACK_BYTES)
+        return ws__error(ctx, WS_ERR_INVALID, "ws_ctx_set_stack: %zu bytes per thread; the "
+                         "simulator allows at most %u", bytes, WS_MAX_STACK_BYTES);
+    uint32_t b = bytes ? (uint32_t)bytes : WS_DEFAULT_STACK;
+    ctx->opts.stack_bytes = (b + 15u) & ~15u;
+    return WS_OK;
 }
 
 ws_ctx *ws_ctx_create(const ws_options *opts)

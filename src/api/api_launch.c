@@ -62,6 +62,7 @@ static ws_status fault_status(emu_fault_kind k)
     case EMU_FAULT_TRAP:        return WS_ERR_TRAP;
     case EMU_FAULT_BARRIER:     return WS_ERR_DEADLOCK;
     case EMU_FAULT_UNSUPPORTED: return WS_ERR_UNSUPPORTED;
+    case EMU_FAULT_ASSERT:      return WS_ERR_ASSERT;
     default:                    return WS_ERR_FAULT;
     }
 }

@@ -28,6 +28,9 @@ int cli_cmd_run(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_emu_bench(int argc, char **argv);
 int cli_cmd_exec(int argc, char **argv);
+/* exec_elf.c: 1 if `prog` (as execvp finds it) is an ELF program with device
+   code linked with the static CUDA runtime, which the shim cannot replace. */
+int cli_exec_static_cudart(const char *prog);
 int cli_cmd_bench(int argc, char **argv);   /* cmd_bench.c */
 int cli_cmd_config(int argc, char **argv);  /* cmd_config.c: config list | show */
 int cli_cmd_policies(int argc, char **argv);/* cmd_config.c */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define EXEC_CANNOT_RUN 127   /* like a shell: the program could not start */
@@ -56,14 +57,19 @@ static const char exec_usage[] =
     "                      paths separated by ':'; see warpsim policies --plugin)\n"
     "  --lib-dir DIR       where libcudart.so.13 and libcuda.so.1 are (default: the\n"
     "                      lib/ folder next to the warpsim binary, or ../lib)\n"
+    "  --keep-ptx DIR      write the PTX of the program's fatbinaries to DIR (messages\n"
+    "                      cite these files; without it they are written to\n"
+    "                      $TMPDIR/warpsim-PID only when a load fails or a kernel faults)\n"
     "  Exit status: the program's own; 2 on a usage error (a bad configuration or\n"
-    "  a plug-in that cannot be loaded included), 127 if it cannot start.\n";
+    "  a plug-in that cannot be loaded included), 127 if it cannot start (a\n"
+    "  program linked with the static CUDA runtime included).\n";
 
 static const cli_opt exec_opts[] = {
     {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
     {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {"memcheck", false},
+    {"keep-ptx", true},
     {NULL, false}
 };
 
@@ -119,6 +125,19 @@ static bool export_u64(const char *opt, const char *v, uint64_t lo, uint64_t hi,
     return true;
 }
 
+/* --keep-ptx DIR: made (if missing) and exported absolute, so the program
+   may change its working folder. */
+static bool export_dir(const char *v)
+{
+    char abs[PATH_MAX];
+    if ((mkdir(v, 0777) && errno != EEXIST) || !realpath(v, abs)) {
+        cli_error("exec", "--keep-ptx '%s': %s", v, strerror(errno));
+        return false;
+    }
+    setenv("WARPSIM_KEEP_PTX", abs, 1);
+    return true;
+}
+
 /* Apply one option; returns false on a bad value. */
 static bool apply_opt(const char *name, const char *v, const char **lib_dir, exec_timing *t)
 {
@@ -140,6 +159,7 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
     else if (strcmp(name, "quiet") == 0) setenv("WARPSIM_QUIET", "1", 1);
     else if (strcmp(name, "memcheck") == 0) setenv("WARPSIM_MEMCHECK", "1", 1);
     else if (strcmp(name, "lib-dir") == 0) *lib_dir = v;
+    else if (strcmp(name, "keep-ptx") == 0) return export_dir(v);
     else if (strcmp(name, "arch") == 0) {
         if (!cli_check_arch("exec", v)) return false;
         setenv("WARPSIM_ARCH", v, 1);
@@ -229,6 +249,13 @@ int cli_cmd_exec(int argc, char **argv)
         cli_error("exec", "cannot find the CUDA shim libraries (libcudart.so.13) in lib/ or "
                   "../lib next to the warpsim binary; were they built (they need the CUDA "
                   "13 headers and libzstd)? Use --lib-dir DIR");
+        return EXEC_CANNOT_RUN;
+    }
+    if (cli_exec_static_cudart(argv[prog])) {
+        cli_error("exec", "'%s' is linked with the static CUDA runtime (nvcc's default, "
+                  "-cudart static), which the simulator cannot replace; rebuild it with "
+                  "`nvcc -cudart shared` (libcudart.so.13, which warpsim exec swaps for "
+                  "its own)", argv[prog]);
         return EXEC_CANNOT_RUN;
     }
     if (!prepend_lib_path(dir)) {

@@ -146,6 +146,7 @@ void wsc_config_read(wsc_config *c)
     env_u32(WSC_ENV_STACK, 16, 1u << 24, &c->stack_bytes);
     c->memcheck = env_flag(WSC_ENV_MEMCHECK);
     env_u64(WSC_ENV_HOST_MEM, &c->host_mem_limit);
+    env_str(WSC_ENV_KEEP_PTX, c->keep_ptx, sizeof c->keep_ptx);
     timing_read(c);
 }
 

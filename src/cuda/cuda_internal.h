@@ -35,6 +35,7 @@
 #define WSC_ENV_TIMESERIES  "WARPSIM_TIMESERIES"       /* time series file (.json or CSV) */
 #define WSC_ENV_REPORT_JSON "WARPSIM_TIMING_REPORT"    /* full timing report (JSON) file */
 #define WSC_ENV_PLUGINS     "WARPSIM_PLUGINS"          /* policy plug-ins, ':'-separated */
+#define WSC_ENV_KEEP_PTX    "WARPSIM_KEEP_PTX"         /* write the program's PTX here */
 
 typedef struct wsc_config {
     char stats_json[1024];  /* "" = no JSON file */
@@ -56,6 +57,9 @@ typedef struct wsc_config {
     char timing_report[1024];   /* "" = none */
     /* appended: policy plug-ins (ws_options.plugins), "" = none */
     char plugins[4096];
+    /* appended: folder for the program's PTX files, "" = a temporary one
+       written only when a load fails or a kernel faults (ptx_file.c) */
+    char keep_ptx[1024];
 } wsc_config;
 
 /* Fill `c` from the environment; a bad value is reported on stderr and
@@ -100,6 +104,21 @@ int wsc_fatbin_extract_ptx(const void *wrapper, int cc_major, int cc_minor,
 /* LZ4 block decompression (the fatbinary's older compression); returns
    the number of bytes written or -1 on malformed input. */
 long wsc_lz4_decompress(const uint8_t *src, size_t srclen, uint8_t *dst, size_t dstcap);
+
+/* ------------------------------------------------------------------ */
+/* PTX files and names for messages (ptx_file.c)                       */
+/* ------------------------------------------------------------------ */
+
+/* Where the PTX of a module loaded from memory is (or will be) written:
+   <keep_ptx or $TMPDIR/warpsim-PID>/<program>.<what>.ptx; messages about
+   the module use this name. */
+void wsc_ptx_path(const wsc_config *c, const char *what, char *out, size_t len);
+/* Write `ptx` to `path`, creating its folder; -1 (and a message) if not. */
+int wsc_ptx_write(const char *path, const char *ptx);
+/* Demangled C++ name (malloc'ed), NULL if `name` is not one. */
+char *wsc_demangle(const char *name);
+/* `msg` with each quoted mangled name ('_Z...') demangled. */
+void wsc_demangle_msg(const char *msg, char *out, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* Statistics report (stats.c)                                         */

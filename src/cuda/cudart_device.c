@@ -133,17 +133,26 @@ static size_t *limit_slot(wsc_runtime *rt, enum cudaLimit l)
     }
 }
 
-/* Only the stack size changes the simulation (per-thread local memory);
-   it takes effect for a context made after it, so set it before the
-   first allocation or launch. */
+/* Only the stack size changes the simulation (per-thread local memory):
+   like CUDA it may change between launches, so it goes to the context now
+   (if there is one) and to the options of one made later (after a reset). */
 WSC_API cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t value)
 {
     WSC_LOCK();
     wsc_runtime *rt = wsc_rt();
     size_t *slot = limit_slot(rt, l);
     if (!slot) return wsc_err(cudaErrorUnsupportedLimit);
+    if (l == cudaLimitStackSize) {
+        if (value > WS_MAX_STACK_BYTES)
+            return wsc_fail(cudaErrorInvalidValue, "cudaDeviceSetLimit", "a stack of %zu "
+                            "bytes per thread; the simulator allows at most %u", value,
+                            WS_MAX_STACK_BYTES);
+        value = value < 16 ? 16 : (value + 15) & ~(size_t)15;
+        if (rt->ctx && ws_ctx_set_stack(rt->ctx, value))
+            return wsc_ws_fail(rt, WS_ERR_INVALID, "cudaDeviceSetLimit");
+        rt->cfg.stack_bytes = (uint32_t)value;
+    }
     *slot = value;
-    if (l == cudaLimitStackSize && value <= (1u << 24)) rt->cfg.stack_bytes = (uint32_t)value;
     return cudaSuccess;
 }
 

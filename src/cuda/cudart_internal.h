@@ -26,7 +26,9 @@ typedef struct wsc_fatbin {
     int index;              /* registration order, for names */
     ws_module *mod;         /* loaded at first use */
     bool tried;             /* a load was attempted in the current context */
+    bool ptx_written;       /* the PTX file at `path` was written (or tried) */
     char err[640];
+    char path[1024];        /* the PTX's file name in messages (ptx_file.c) */
 } wsc_fatbin;
 
 /* A __global__ function: the host stub's address names it. */
@@ -116,8 +118,14 @@ cudaError_t wsc_fail(cudaError_t e, const char *fn, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* cudaError_t for a ws_status, printing the library's message. */
 cudaError_t wsc_ws_fail(wsc_runtime *rt, ws_status st, const char *fn);
-/* Pending sticky error (after a kernel fault), or cudaSuccess. */
+/* The error a synchronize reports: the sticky one (after a kernel fault),
+   else this thread's launch error not yet reported by a synchronize
+   (reported once), else cudaSuccess. */
 cudaError_t wsc_sticky(wsc_runtime *rt);
+/* A launch on this thread could not start (its PTX cannot be loaded):
+   the next synchronize reports `e` (not sticky: CUDA reports a JIT
+   failure per launch and the context stays usable). */
+void wsc_launch_error(cudaError_t e);
 /* Remember `p` as a live stream or event; forget it; test it. */
 int wsc_handle_add(wsc_runtime *rt, void *p);
 void wsc_handle_del(wsc_runtime *rt, void *p);
@@ -147,6 +155,8 @@ cudaError_t wsc_var_addr(wsc_runtime *rt, wsc_var *v, const char *fn, ws_devptr 
                          size_t *bytes);
 /* Load the module of `fb` now (gives __managed__ variables their memory). */
 cudaError_t wsc_fatbin_load(wsc_runtime *rt, wsc_fatbin *fb, const char *fn);
+/* Write the PTX of `fb` where messages say it is (once). */
+void wsc_fatbin_write_ptx(wsc_fatbin *fb);
 /* Forget every module and kernel (cudaDeviceReset). */
 void wsc_register_reset(wsc_runtime *rt);
 void wsc_register_free(wsc_runtime *rt);

@@ -3,8 +3,10 @@
 ** (__cudaGetKernel + __cudaLaunchKernel), the legacy path
 ** (__cudaPush/PopCallConfiguration + cudaLaunchKernel, -D__NV_LEGACY_LAUNCH),
 ** and kernel queries (attributes, occupancy).  A launch runs to the end
-** before returning; a kernel fault is printed and poisons the context
-** (sticky), as on a real GPU.
+** before returning; a kernel fault is printed (kernel demangled, its PTX
+** written where the message says) and poisons the context (sticky), as
+** on a real GPU; a kernel whose PTX cannot be loaded did not run: the
+** launch and the next synchronize return the error, which is not sticky.
 */
 #include "cudart_internal.h"
 #include <string.h>
@@ -27,7 +29,10 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
                         (void *)stream);
     ws_kernel *k;
     cudaError_t e = wsc_func_kernel(rt, f, fn, &k);
-    if (e) return e;
+    if (e) {   /* the kernel did not run: the next synchronize says so too */
+        wsc_launch_error(e);
+        return e;
+    }
     if ((e = wsc_managed_push(rt))) return e;
     ws_dim3 grid = {g.x, g.y, g.z}, block = {b.x, b.y, b.z};
     ws_status st = ws_launch(rt->ctx, k, grid, block, args, shared);
@@ -40,6 +45,7 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
     wsc_timeline_kernel(rt, stream, rt->stats.cycles - before);
     wsc_managed_pull(rt);
     if (st == WS_OK) return cudaSuccess;
+    wsc_fatbin_write_ptx(f->fb);   /* the message cites it */
     e = wsc_ws_fail(rt, st, fn);
     rt->sticky = e;
     return e;

@@ -136,7 +136,19 @@ wsc_var *wsc_var_find(wsc_runtime *rt, const void *host_var)
     return NULL;
 }
 
-/* Load `fb`'s PTX into the simulator once per context. */
+void wsc_fatbin_write_ptx(wsc_fatbin *fb)
+{
+    if (fb->ptx_written || !fb->ptx || !fb->path[0]) return;
+    fb->ptx_written = true;
+    wsc_ptx_write(fb->path, fb->ptx);
+}
+
+/*
+** Load `fb`'s PTX into the simulator once per context.  The module is
+** named by the file its PTX is written to (ptx_file.c), so a parse error
+** or a kernel fault cites a file the user can open: written now with
+** --keep-ptx, else when the load fails or a kernel faults.
+*/
 cudaError_t wsc_fatbin_load(wsc_runtime *rt, wsc_fatbin *fb, const char *fn)
 {
     if (fb->mod) return cudaSuccess;
@@ -145,13 +157,18 @@ cudaError_t wsc_fatbin_load(wsc_runtime *rt, wsc_fatbin *fb, const char *fn)
     ws_ctx *ctx = wsc_ctx(rt);
     if (!ctx) return cudaErrorMemoryAllocation;
     fb->tried = true;
-    char name[64];
-    snprintf(name, sizeof name, "fatbin%d.sm_%d.ptx", fb->index, fb->arch);
-    ws_status st = ws_module_load_string(ctx, fb->ptx, name, &fb->mod);
+    if (!fb->path[0]) {
+        char what[64];
+        snprintf(what, sizeof what, "fatbin%d.sm_%d", fb->index, fb->arch);
+        wsc_ptx_path(&rt->cfg, what, fb->path, sizeof fb->path);
+    }
+    if (rt->cfg.keep_ptx[0]) wsc_fatbin_write_ptx(fb);
+    ws_status st = ws_module_load_string(ctx, fb->ptx, fb->path, &fb->mod);
     if (st) {
         fb->mod = NULL;
+        wsc_fatbin_write_ptx(fb);
         wsc_fail(cudaErrorInvalidPtx, fn, "the program's PTX (%s) cannot be loaded:\n%s",
-                 name, ws_last_error(ctx));
+                 fb->path, ws_last_error(ctx));
         return cudaErrorInvalidPtx;
     }
     /* __managed__ variables of this module get their host copy now */

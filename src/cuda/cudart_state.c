@@ -14,6 +14,7 @@
 static wsc_runtime *g_rt;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static __thread cudaError_t t_last_error;
+static __thread cudaError_t t_launch_error;   /* for the next synchronize */
 
 static void rt_exit(void)
 {
@@ -104,17 +105,26 @@ cudaError_t wsc_ws_fail(wsc_runtime *rt, ws_status st, const char *fn)
     case WS_ERR_NOT_FOUND:   e = cudaErrorInvalidDeviceFunction; break;
     case WS_ERR_FAULT:       e = cudaErrorIllegalAddress; break;
     case WS_ERR_TRAP:        e = cudaErrorLaunchFailure; break;
+    case WS_ERR_ASSERT:      e = cudaErrorAssert; break;
     case WS_ERR_DEADLOCK:    e = cudaErrorLaunchFailure; break;
     case WS_ERR_UNSUPPORTED: e = cudaErrorLaunchFailure; break;
     default:                 e = cudaErrorInvalidValue; break;
     }
-    return wsc_fail(e, fn, "%s", rt->ctx ? ws_last_error(rt->ctx) : ws_status_name(st));
+    if (!rt->ctx) return wsc_fail(e, fn, "%s", ws_status_name(st));
+    char msg[2048];   /* kernels named as in the source, not mangled */
+    wsc_demangle_msg(ws_last_error(rt->ctx), msg, sizeof msg);
+    return wsc_fail(e, fn, "%s", msg);
 }
 
 cudaError_t wsc_sticky(wsc_runtime *rt)
 {
-    return rt->sticky ? wsc_err(rt->sticky) : cudaSuccess;
+    if (rt->sticky) return wsc_err(rt->sticky);
+    cudaError_t e = t_launch_error;
+    t_launch_error = cudaSuccess;
+    return wsc_err(e);
 }
+
+void wsc_launch_error(cudaError_t e) { t_launch_error = e; }
 
 WSC_API cudaError_t cudaGetLastError(void)
 {

@@ -14,8 +14,12 @@
 #define WSD_API __attribute__((visibility("default")))
 
 /* Our definitions of the toolkit's opaque handle types. */
-struct CUctx_st { ws_ctx *ctx; struct CUctx_st *next; };
-struct CUmod_st { ws_module *mod; struct CUctx_st *owner; struct CUfunc_st *funcs; };
+/* A kernel fault poisons its context (`sticky`), as on a GPU.  A module
+   loaded from memory keeps its PTX text until the file its messages cite
+   is written (`path`, ptx_file.c). */
+struct CUctx_st { ws_ctx *ctx; struct CUctx_st *next; CUresult sticky; };
+struct CUmod_st { ws_module *mod; struct CUctx_st *owner; struct CUfunc_st *funcs;
+                  char *ptx; char *path; };
 struct CUfunc_st { ws_kernel *k; char *name; struct CUmod_st *mod; struct CUfunc_st *next; };
 
 /* The API is process-global, so is its state (as in cudart_state.c). */
@@ -25,6 +29,7 @@ typedef struct wsd_driver {
     wsc_stats stats;
     void **host; int nhost, cap_host;   /* page-locked blocks given out */
     const char **unsupported; int nunsupported, cap_unsupported;
+    int nmodules;              /* modules loaded from memory, for file names */
 } wsd_driver;
 
 static wsd_driver *g_drv;
@@ -97,16 +102,20 @@ static CUresult ws_result(ws_status st)
     case WS_ERR_FAULT:       return CUDA_ERROR_ILLEGAL_ADDRESS;
     case WS_ERR_IO:          return CUDA_ERROR_FILE_NOT_FOUND;
     case WS_ERR_TRAP:        return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_ASSERT:      return CUDA_ERROR_ASSERT;
     case WS_ERR_DEADLOCK:    return CUDA_ERROR_LAUNCH_FAILED;
     case WS_ERR_UNSUPPORTED: return CUDA_ERROR_LAUNCH_FAILED;
     default:                 return CUDA_ERROR_INVALID_VALUE;
     }
 }
 
-/* Print the library's message for a failed call and map its status. */
+/* Print the library's message for a failed call (kernels demangled) and
+   map its status. */
 static CUresult fail(ws_ctx *ctx, ws_status st, const char *fn)
 {
-    wsc_msg("%s: %s", fn, ctx ? ws_last_error(ctx) : ws_status_name(st));
+    char msg[2048];
+    wsc_demangle_msg(ctx ? ws_last_error(ctx) : ws_status_name(st), msg, sizeof msg);
+    wsc_msg("%s: %s", fn, msg);
     return ws_result(st);
 }
 
@@ -118,13 +127,15 @@ static struct CUctx_st *ctx_current(const wsd_driver *d)
     return NULL;
 }
 
-/* The current context's simulator, or NULL with *err set. */
+/* The current context's simulator, or NULL with *err set (its sticky
+   error after a kernel fault). */
 static ws_ctx *cur(CUresult *err)
 {
     wsd_driver *d = drv();
     if (!d) { *err = CUDA_ERROR_NOT_INITIALIZED; return NULL; }
     struct CUctx_st *c = ctx_current(d);
     if (!c) { *err = CUDA_ERROR_INVALID_CONTEXT; return NULL; }
+    if (c->sticky) { *err = c->sticky; return NULL; }
     return c->ctx;
 }
 
@@ -145,6 +156,30 @@ WSD_API CUresult cuDriverGetVersion(int *v)
     if (!v) return CUDA_ERROR_INVALID_VALUE;
     *v = CUDA_VERSION;
     return CUDA_SUCCESS;
+}
+
+static void static_runtime_hint(void)
+{
+    wsc_msg("the program looks up driver entry points with cuGetProcAddress, as NVIDIA's "
+            "static CUDA runtime (nvcc's default, -cudart static) does; the simulator "
+            "replaces the runtime only in programs built with `nvcc -cudart shared`: "
+            "rebuild it that way");
+}
+
+/*
+** The static runtime finds every driver function through here.  This shim
+** hands none out (its runtime is the shared libcudart.so.13), so it says
+** what to do once, instead of leaving the program to report an old driver.
+*/
+WSD_API CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int version,
+                                     cuuint64_t flags, CUdriverProcAddressQueryResult *status)
+{
+    static pthread_once_t hint_once = PTHREAD_ONCE_INIT;
+    (void)symbol; (void)version; (void)flags;
+    if (pfn) *pfn = NULL;
+    if (status) *status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+    pthread_once(&hint_once, static_runtime_hint);
+    return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 WSD_API CUresult cuDeviceGetCount(int *n)
@@ -218,6 +253,7 @@ static const drv_err drv_errs[] = {
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
@@ -357,6 +393,41 @@ static CUresult mod_wrap(ws_module *m, CUmodule *out)
     return CUDA_SUCCESS;
 }
 
+/* Write the PTX of `h` where its messages say it is, once. */
+static void mod_write_ptx(struct CUmod_st *h)
+{
+    if (!h->ptx) return;
+    wsc_ptx_write(h->path, h->ptx);
+    free(h->ptx);
+    h->ptx = NULL;
+}
+
+/*
+** Load PTX text from memory as the file `what` names (ptx_file.c): written
+** now with WARPSIM_KEEP_PTX, else if the load fails or a kernel faults
+** (the module keeps a copy of the text until then).
+*/
+static CUresult load_text(ws_ctx *ctx, const char *ptx, const char *what, CUmodule *out)
+{
+    const wsc_config *c = &drv()->cfg;
+    char path[1024];
+    wsc_ptx_path(c, what, path, sizeof path);
+    if (c->keep_ptx[0]) wsc_ptx_write(path, ptx);
+    ws_module *m;
+    ws_status st = ws_module_load_string(ctx, ptx, path, &m);
+    if (st) {
+        if (!c->keep_ptx[0]) wsc_ptx_write(path, ptx);
+        return fail(ctx, st, "cuModuleLoadData");
+    }
+    CUresult e = mod_wrap(m, out);
+    if (e) return e;
+    if (!((*out)->path = strdup(path)) || (!c->keep_ptx[0] && !((*out)->ptx = strdup(ptx)))) {
+        cuModuleUnload(*out);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    return CUDA_SUCCESS;
+}
+
 WSD_API CUresult cuModuleLoad(CUmodule *out, const char *path)
 {
     WSC_LOCK();
@@ -379,8 +450,8 @@ WSD_API CUresult cuModuleLoadData(CUmodule *out, const void *image)
     if (!out || !image) return CUDA_ERROR_INVALID_VALUE;
     uint32_t magic;
     memcpy(&magic, image, sizeof magic);
-    ws_module *m;
-    ws_status st;
+    char what[64];
+    int n = drv()->nmodules++;
     if (magic == 0xba55ed50u || magic == 0x466243b1u) {
         char *ptx, err[640];
         int arch;
@@ -389,11 +460,13 @@ WSD_API CUresult cuModuleLoadData(CUmodule *out, const void *image)
             wsc_msg("cuModuleLoadData: %s", err);
             return CUDA_ERROR_NO_BINARY_FOR_GPU;
         }
-        st = ws_module_load_string(ctx, ptx, "fatbinary.ptx", &m);
+        snprintf(what, sizeof what, "fatbinary%d.sm_%d", n, arch);
+        e = load_text(ctx, ptx, what, out);
         free(ptx);
-    } else
-        st = ws_module_load_string(ctx, image, "module.ptx", &m);
-    return st ? fail(ctx, st, "cuModuleLoadData") : mod_wrap(m, out);
+        return e;
+    }
+    snprintf(what, sizeof what, "module%d", n);
+    return load_text(ctx, image, what, out);
 }
 
 /* JIT options mean nothing to an interpreter of PTX. */
@@ -416,6 +489,8 @@ WSD_API CUresult cuModuleUnload(CUmodule h)
         free(f);
     }
     ws_module_unload(h->mod);
+    free(h->ptx);
+    free(h->path);
     free(h);
     return CUDA_SUCCESS;
 }
@@ -631,5 +706,7 @@ WSD_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
     ws_stats s;
     ws_stats_last(ctx, &s);
     wsc_stats_add(&drv()->stats, &drv()->cfg, f->name, g, b, shared, &s, st != WS_OK);
-    return st ? fail(ctx, st, "cuLaunchKernel") : CUDA_SUCCESS;
+    if (st == WS_OK) return CUDA_SUCCESS;
+    mod_write_ptx(f->mod);   /* the message cites it */
+    return ctx_current(drv())->sticky = fail(ctx, st, "cuLaunchKernel");
 }

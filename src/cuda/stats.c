@@ -6,7 +6,6 @@
 ** report is deterministic.
 */
 #include "cuda_internal.h"
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,21 +25,6 @@ uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms)
     return (s->warp_insns + sms - 1) / sms;
 }
 
-/* Demangled C++ name, through the program's own C++ runtime when it has
-   one (nvcc programs do); NULL otherwise. */
-static char *demangle(const char *name)
-{
-    typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
-    if (strncmp(name, "_Z", 2) != 0) return NULL;
-    demangle_fn fn = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
-    if (!fn) return NULL;
-    int status = -1;
-    char *d = fn(name, NULL, NULL, &status);
-    if (status == 0) return d;
-    free(d);
-    return NULL;
-}
-
 static const char *pretty(const wsc_kstats *k) { return k->pretty ? k->pretty : k->name; }
 
 static int stats_kernel(wsc_stats *st, const char *name)
@@ -57,7 +41,7 @@ static int stats_kernel(wsc_stats *st, const char *name)
     wsc_kstats *k = &st->kernels[st->nkernels];
     memset(k, 0, sizeof *k);
     if (!(k->name = strdup(name))) return -1;
-    k->pretty = demangle(name);
+    k->pretty = wsc_demangle(name);
     return (int)st->nkernels++;
 }
 

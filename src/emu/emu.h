@@ -124,10 +124,11 @@ typedef enum {
     EMU_OK = 0,
     EMU_FAULT_MEMORY,     /* access outside every allocation / window */
     EMU_FAULT_MISALIGNED, /* address not a multiple of the access size */
-    EMU_FAULT_TRAP,       /* trap / brkpt / __assertfail */
+    EMU_FAULT_TRAP,       /* trap / brkpt */
     EMU_FAULT_STACK,      /* call frames exceeded the per-thread stack */
     EMU_FAULT_BARRIER,    /* barrier can never complete */
-    EMU_FAULT_UNSUPPORTED /* instruction/extern call not implemented */
+    EMU_FAULT_UNSUPPORTED,/* instruction/extern call not implemented */
+    EMU_FAULT_ASSERT      /* __assertfail (device assert): its own CUDA error */
 } emu_fault_kind;
 
 typedef struct emu_fault {

@@ -256,7 +256,8 @@ int emu_vprintf(emu_warp *w, const ptx_uop *u, uint32_t mask)
 
 /*
 ** __assertfail(message, file, line, function, charSize): report the first
-** failing lane like the CUDA runtime does, as a trap.
+** failing lane like the CUDA runtime does, as an assert fault (CUDA tells
+** it from a trap: cudaErrorAssert, not cudaErrorLaunchFailure).
 */
 int emu_assertfail(emu_warp *w, const ptx_uop *u, uint32_t mask)
 {
@@ -271,7 +272,7 @@ int emu_assertfail(emu_warp *w, const ptx_uop *u, uint32_t mask)
         /* a string pointer was bad: report the assertion, not the pointer */
         w->launch->fault.kind = EMU_OK;
     }
-    return emu_fault_at(w, u, lane, EMU_FAULT_TRAP,
+    return emu_fault_at(w, u, lane, EMU_FAULT_ASSERT,
                         "assertion `%s' failed at %s:%u in %s", msg, file,
                         (uint32_t)line, func);
 }

@@ -79,6 +79,7 @@ static void test_status_names(void **state)
     assert_string_equal(ws_status_name(WS_OK), "WS_OK");
     assert_string_equal(ws_status_name(WS_ERR_DEADLOCK), "WS_ERR_DEADLOCK");
     assert_string_equal(ws_status_name(WS_ERR_IO), "WS_ERR_IO");
+    assert_string_equal(ws_status_name(WS_ERR_ASSERT), "WS_ERR_ASSERT");
     assert_string_equal(ws_status_name((ws_status)999), "WS_ERR_UNKNOWN");
 }
 

@@ -696,7 +696,7 @@ static void test_assert_traps(void **state)
     ws_devptr d = fx_alloc(&f, in, sizeof in);
     void *args[] = { &d };
     ws_status st = fx_launch(&f, "asserts", D1, dim(32), args);
-    assert_int_equal(st, WS_ERR_TRAP);
+    assert_int_equal(st, WS_ERR_ASSERT);
     const char *msg = ws_last_error(f.ctx);
     assert_non_null(strstr(msg, "in[threadIdx.x] != 3"));
     assert_non_null(strstr(msg, "thread (5,0,0)"));

@@ -674,6 +674,29 @@ static void test_stack_overflow(void **state)
     fx_close(&f);
 }
 
+/* cudaDeviceSetLimit(cudaLimitStackSize) between launches: the next launch
+   gets the new size, larger or smaller. */
+static void test_stack_resize(void **state)
+{
+    (void)state;
+    fx f;
+    fx_open(&f, simt_ptx, "simt.ptx", 1024);
+    int buf[40] = { 0 };
+    ws_devptr d = fx_alloc(&f, buf, sizeof buf);
+    int n = 40;   /* ~80 bytes per frame: about 3.2 KiB */
+    void *args[] = { &d, &n };
+    assert_int_equal(fx_launch(&f, "deep", D1, dim(32), args), WS_ERR_FAULT);
+    assert_non_null(strstr(ws_last_error(f.ctx), "limit 1024"));
+    FX_OK(&f, ws_ctx_set_stack(f.ctx, 8000));
+    FX_OK(&f, fx_launch(&f, "deep", D1, dim(32), args));
+    FX_OK(&f, ws_ctx_set_stack(f.ctx, 2000));
+    assert_int_equal(fx_launch(&f, "deep", D1, dim(32), args), WS_ERR_FAULT);
+    assert_non_null(strstr(ws_last_error(f.ctx), "limit 2000"));
+    assert_int_equal(ws_ctx_set_stack(f.ctx, WS_MAX_STACK_BYTES + 1), WS_ERR_INVALID);
+    assert_non_null(strstr(ws_last_error(f.ctx), "at most"));
+    fx_close(&f);
+}
+
 /* ---- barriers and shared memory ------------------------------------- */
 
 static void test_shared_reduction(void **state)
@@ -785,6 +808,7 @@ int main(void)
         cmocka_unit_test(test_recursion_fib),
         cmocka_unit_test(test_recursion_local_frames),
         cmocka_unit_test(test_stack_overflow),
+        cmocka_unit_test(test_stack_resize),
         cmocka_unit_test(test_shared_reduction),
         cmocka_unit_test(test_bar_red),
         cmocka_unit_test(test_barrier_deadlock),
