@@ -45,7 +45,7 @@ before=$bad; bad=0
 run halo_memcheck stencil_halo --memcheck
 [ "$rc" -eq 1 ] || fail "memcheck: stencil exited $rc, want 1"
 grep -q "FAIL: .*cudaErrorIllegalAddress" "$o" || fail "memcheck: the program was not told"
-grep -Eq "kernel '[^']*stencil[^']*' CTA \(0,0,0\) thread \(0,0,0\) at .* line [0-9]+: out-of-bounds global load of 4 bytes at address 0x[0-9a-f]+: 0x[0-9a-f]+ is 4 bytes before the 2048-byte allocation" "$e" \
+grep -Eq "kernel '[^']*stencil[^']*'( \(PTX: [^)]*\))? CTA \(0,0,0\) thread \(0,0,0\) at .* line [0-9]+: out-of-bounds global load of 4 bytes at address 0x[0-9a-f]+: 0x[0-9a-f]+ is 4 bytes before the 2048-byte allocation" "$e" \
   || fail "memcheck: no precise fault message"
 grep -q "warning: kernel" "$e" && fail "memcheck: warnings instead of a fault"
 [ "$bad" -eq 0 ] || show
