@@ -145,8 +145,9 @@ ws_status ws_mem_info(const ws_ctx *ctx, size_t *free_bytes, size_t *total_bytes
 /* Write one warning per kernel access site that went outside every
    allocation but stayed inside mapped pages (kernel, thread, PTX line,
    address, count) to `out`; returns the number of sites.  ws_ctx_destroy
-   writes them to ws_options.warn_out. */
-unsigned ws_mem_warnings(const ws_ctx *ctx, FILE *out);
+   writes them to ws_options.warn_out unless they were taken here (a caller
+   that prints them its own way, e.g. with demangled names). */
+unsigned ws_mem_warnings(ws_ctx *ctx, FILE *out);
 /* 1 if `addr` lies in the range the simulator hands out device addresses
    from (global heap and constant bank), else 0: lets a runtime tell device
    pointers from host pointers (cudaMemcpyDefault). No allocation check. */

@@ -102,7 +102,7 @@ ws_ctx *ws_ctx_create(const ws_options *opts)
 void ws_ctx_destroy(ws_ctx *ctx)
 {
     if (!ctx) return;
-    ws_mem_warnings(ctx, ctx->opts.warn_out ? ctx->opts.warn_out : stderr);
+    if (!ctx->oob_taken) ws_mem_warnings(ctx, ctx->opts.warn_out ? ctx->opts.warn_out : stderr);
     ws__timing_fini(ctx);
     while (ctx->nmods) ws_module_unload(ctx->mods[ctx->nmods - 1]);
     free(ctx->mods);

@@ -46,6 +46,8 @@ struct ws_ctx {
     ws_options opts;           /* with defaults filled in */
     emu_mem *mem;
     emu_oob_log *oob;          /* out-of-allocation sites; NULL under memcheck */
+    bool oob_taken;            /* the caller took them (ws_mem_warnings): not
+                                  written again at ws_ctx_destroy */
     uint8_t *cmem;             /* constant bank */
     uint32_t cmem_size, cmem_cap;
     ws_module **mods;

@@ -102,9 +102,11 @@ ws_status ws_mem_info(const ws_ctx *ctx, size_t *free_bytes, size_t *total_bytes
     return WS_OK;
 }
 
-unsigned ws_mem_warnings(const ws_ctx *ctx, FILE *out)
+unsigned ws_mem_warnings(ws_ctx *ctx, FILE *out)
 {
-    return ctx ? emu_oob_report(ctx->oob, out) : 0;
+    if (!ctx) return 0;
+    ctx->oob_taken = true;
+    return emu_oob_report(ctx->oob, out);
 }
 
 /* A write into device memory that the host could not back with pages. */

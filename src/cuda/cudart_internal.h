@@ -157,6 +157,8 @@ cudaError_t wsc_var_addr(wsc_runtime *rt, wsc_var *v, const char *fn, ws_devptr 
 cudaError_t wsc_fatbin_load(wsc_runtime *rt, wsc_fatbin *fb, const char *fn);
 /* Write the PTX of `fb` where messages say it is (once). */
 void wsc_fatbin_write_ptx(wsc_fatbin *fb);
+/* Same for every loaded fatbinary (warnings at exit cite them). */
+void wsc_fatbin_write_all(wsc_runtime *rt);
 /* Forget every module and kernel (cudaDeviceReset). */
 void wsc_register_reset(wsc_runtime *rt);
 void wsc_register_free(wsc_runtime *rt);

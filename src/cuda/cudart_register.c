@@ -136,6 +136,12 @@ wsc_var *wsc_var_find(wsc_runtime *rt, const void *host_var)
     return NULL;
 }
 
+void wsc_fatbin_write_all(wsc_runtime *rt)
+{
+    for (int i = 0; i < rt->nfbs; i++)
+        if (rt->fbs[i]->mod) wsc_fatbin_write_ptx(rt->fbs[i]);
+}
+
 void wsc_fatbin_write_ptx(wsc_fatbin *fb)
 {
     if (fb->ptx_written || !fb->ptx || !fb->path[0]) return;

@@ -16,6 +16,28 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static __thread cudaError_t t_last_error;
 static __thread cudaError_t t_launch_error;   /* for the next synchronize */
 
+/* The library's out-of-allocation warnings, with kernel names as the
+   programmer wrote them; the PTX files they cite are written first. */
+static void rt_warnings(wsc_runtime *rt)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;   /* ws_ctx_destroy prints them as they are */
+    unsigned n = ws_mem_warnings(rt->ctx, m);
+    fclose(m);
+    if (n) wsc_fatbin_write_all(rt);
+    for (char *line = buf, *nl; line && *line; line = nl + 1) {
+        char out[2048];
+        nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        wsc_demangle_msg(line, out, sizeof out);
+        fprintf(stderr, "%s\n", out);
+        if (!nl) break;
+    }
+    free(buf);
+}
+
 static void rt_exit(void)
 {
     WSC_LOCK();
@@ -25,6 +47,7 @@ static void rt_exit(void)
     wsc_stats_report(&rt->stats, &rt->cfg, "cudart", stderr);
     wsc_pinned_free_all(rt);
     wsc_managed_free_all(rt);
+    if (rt->ctx) rt_warnings(rt);
     wsc_register_free(rt);
     if (rt->ctx) ws_ctx_destroy(rt->ctx);
     for (int i = 0; i < rt->nhandles; i++) free(rt->handles[i]);

@@ -34,10 +34,12 @@ for mode in functional timing; do
   grep -q "stencil_halo: PASS" "$o" || { fail "$mode: stencil did not pass"; ok=0; }
   [ "$(grep -c "warning: kernel '[^']*stencil" "$e")" -eq 2 ] \
     || { fail "$mode: want two warnings, one per halo load"; ok=0; }
-  grep -Eq "warning: kernel '[^']*stencil[^']*' CTA \(0,0,0\) thread \(0,0,0\) at .* line [0-9]+: out-of-bounds global load of 4 bytes at address 0x[0-9a-f]+: 0x[0-9a-f]+ is 4 bytes before the 2048-byte allocation at 0x[0-9a-f]+; 3 accesses" "$e" \
+  grep -Eq "warning: kernel '[^']*stencil[^']*'( \(PTX: [^)]*\))? CTA \(0,0,0\) thread \(0,0,0\) at .* line [0-9]+: out-of-bounds global load of 4 bytes at address 0x[0-9a-f]+: 0x[0-9a-f]+ is 4 bytes before the 2048-byte allocation at 0x[0-9a-f]+; 3 accesses" "$e" \
     || { fail "$mode: no warning for in[-1] (kernel, thread, line, address, count)"; ok=0; }
   grep -Eq "CTA \(3,0,0\) thread \(127,0,0\) at .* line [0-9]+: out-of-bounds global load of 4 bytes .* 0 bytes past the end of the 2048-byte allocation .*; 3 accesses" "$e" \
     || { fail "$mode: no warning for in[n]"; ok=0; }
+  f=$(grep -o "at /[^ ]*[.]ptx line" "$e" | head -1 | sed 's/^at //; s/ line$//')
+  [ -n "$f" ] && [ -f "$f" ] || { fail "$mode: the warning cites a PTX file that does not exist: '$f'"; ok=0; }
   [ "$ok" -eq 1 ] || show
 done
 
