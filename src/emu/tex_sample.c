@@ -11,7 +11,13 @@
 **    in 1.8 fixed point (emu_tex_weight), per dimension;
 **  - an address mode is applied to each texel index, so the neighbours of
 **    linear filtering wrap, mirror, clamp or take the border colour too;
-**  - a fetch from linear memory (tex1Dfetch) outside the buffer reads 0.
+**  - a fetch from linear memory (tex1Dfetch) outside the buffer reads 0;
+**  - a 1D array filtered linearly is a 2D texture one texel high sampled at
+**    y = 0 (one_d_as_2d: what the hardware does; the guide is silent).
+** Checked on an H200 (tests/cuda/texture.cu runs unchanged on a GPU): the
+** weights match round-to-nearest 1.8 fixed point except in about one
+** sample in 2000 per dimension, where the hardware's weight is one step
+** (1/256) lower at a fraction that lies within 2^-11 of a rounding tie.
 ** Results are four 32-bit lanes: floats when the texture returns floats
 ** (float channels, or 8/16-bit integers in normalised-float read mode),
 ** else integers; channels the format lacks read 0, except the fourth,
@@ -150,6 +156,23 @@ typedef struct tex_setup {
     float a[3];            /* linear weight of the second */
 } tex_setup;
 
+/* The hardware filters a 1D array linearly as a 2D texture one texel high
+   sampled at y = 0 (measured on an H200, sm_90): rows -1 and 0, weight 0.5
+   each, row -1 taken by addressMode[1].  Only border addressing shows it
+   (the result is halfway to the border colour); clamp, wrap and mirror map
+   row -1 onto row 0. */
+static void one_d_as_2d(const emu_tex_obj *t, tex_setup *s)
+{
+    int m = t->addr[1];
+    if (!t->norm_coords && (m == EMU_ADDR_WRAP || m == EMU_ADDR_MIRROR)) m = EMU_ADDR_CLAMP;
+    s->nd = 2;
+    s->size[1] = 1;
+    s->mode[1] = m;
+    s->i0[1] = -1;
+    s->i1[1] = 0;
+    s->a[1] = 0.5f;
+}
+
 /* Texel-space positions of f's coordinates: indices for point sampling
    (linear: false) or the two neighbours and their weight (linear: true). */
 static void setup(const emu_tex_obj *t, const emu_tex_fetch *f, bool linear, tex_setup *s)
@@ -175,6 +198,7 @@ static void setup(const emu_tex_obj *t, const emu_tex_fetch *f, bool linear, tex
         s->i1[d] = s->i0[d] + 1;
         s->a[d] = linear ? emu_tex_weight(u - fl) : 0.0f;
     }
+    if (linear && s->nd == 1 && t->res != EMU_TEXRES_LINEAR) one_d_as_2d(t, s);
     if (f->geom == PTX_GEOM_A1D || f->geom == PTX_GEOM_A2D) {
         int64_t L = f->layer, n = s->size[2];
         s->i0[2] = s->i1[2] = L < 0 ? 0 : L >= n ? n - 1 : L;

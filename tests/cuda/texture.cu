@@ -15,9 +15,12 @@
     printf("FAIL: %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 
 static int failures;
-static void check(const char *what, int i, float got, float want)
+// slack: what one step (1/256) of a linear weight can move the result; the
+// hardware's weight is one step lower in about one sample in 2000 per
+// dimension, at fractions within 2^-11 of a rounding tie (measured, H200)
+static void check(const char *what, int i, float got, float want, float slack = 0)
 {
-    if (fabsf(got - want) > 2e-3f * fmaxf(1.0f, fabsf(want))) {
+    if (fabsf(got - want) > 2e-3f * fmaxf(1.0f, fabsf(want)) + slack) {
         if (failures++ < 12) printf("FAIL: %s sample %d: got %g, want %g\n", what, i, got, want);
     }
 }
@@ -45,8 +48,8 @@ static float texel(const Ref &r, const long idx[3], int dims)
     return r.data[(j[2] * r.size[1] + j[1]) * r.size[0] + j[0]];
 }
 
-// layer: for layered textures (its index is z), else -1
-static float ref_sample(const Ref &r, int dims, const float c[3], int layer)
+// layer: for layered textures (its index is z), else -1; *slack: see check()
+static float ref_sample(const Ref &r, int dims, const float c[3], int layer, float *slack)
 {
     long i0[3] = { 0, 0, layer < 0 ? 0 : layer }, i1[3];
     float a[3] = { 0, 0, 0 };
@@ -57,16 +60,25 @@ static float ref_sample(const Ref &r, int dims, const float c[3], int layer)
         i0[d] = (long)f;
         a[d] = r.linear ? floorf((u - f) * 256.0f + 0.5f) / 256.0f : 0.0f;
     }
+    *slack = 0;
     if (!r.linear) return texel(r, i0, dims);
-    float sum = 0;
+    float sum = 0, lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < (1 << dims); k++) {
         float w = 1;
         for (int d = 0; d < 3; d++) {
             i1[d] = (d < dims && (k >> d & 1)) ? i0[d] + 1 : i0[d];
             if (d < dims) w *= (k >> d & 1) ? a[d] : 1 - a[d];
         }
-        sum += w * texel(r, i1, dims);
+        float v = texel(r, i1, dims);
+        sum += w * v;
+        lo = fminf(lo, v);
+        hi = fmaxf(hi, v);
     }
+    *slack = (hi - lo) * dims / 256.0f;
+    // The hardware filters a 1D array as a 2D texture one texel high read
+    // at y = 0: halfway between row 0 and row -1, which is the border
+    // colour in border mode and row 0 otherwise (measured, H200).
+    if (dims == 1 && r.mode == cudaAddressModeBorder) sum = 0.5f * sum + 0.5f * r.border;
     return sum;
 }
 
@@ -166,8 +178,10 @@ static void run_and_check(const char *what, void (*launch)(cudaTextureObject_t),
     launch(t);
     CK(cudaGetLastError());
     CK(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < N; i++)
-        check(what, i, h_out[i], ref_sample(r, dims, &h_coords[3 * i], layered ? i % 3 : -1));
+    for (int i = 0; i < N; i++) {
+        float slack, want = ref_sample(r, dims, &h_coords[3 * i], layered ? i % 3 : -1, &slack);
+        check(what, i, h_out[i], want, slack);
+    }
 }
 
 static void launch_1d(cudaTextureObject_t t) { k_1d<<<(N + 63) / 64, 64>>>(t, d_coords, d_out, N); }
@@ -199,9 +213,7 @@ static void test_fetch(void)
     cudaResourceDesc back;
     CK(cudaGetTextureObjectResourceDesc(&back, t));
     if (back.resType != cudaResourceTypeLinear || back.res.linear.devPtr != d) check("resdesc", 0, 1, 0);
-    CK(cudaDestroyTextureObject(t));
-    if (cudaDestroyTextureObject(t) == cudaSuccess) check("double destroy", 0, 1, 0);
-    (void)cudaGetLastError();
+    CK(cudaDestroyTextureObject(t));   // (a second destroy is undefined: a GPU crashes later)
     CK(cudaFree(d));
     CK(cudaFree(dout));
 }
@@ -365,7 +377,8 @@ static void test_uchar4(void)
         Ref r = { { w, hgt, 1 }, ref[c], cudaAddressModeMirror, true, true, 0 };
         for (int i = 0; i < N; i++) {
             float got = c == 0 ? h4[i].x : c == 1 ? h4[i].y : c == 2 ? h4[i].z : h4[i].w;
-            check("uchar4 normalized linear", i, got, ref_sample(r, 2, &h_coords[3 * i], -1));
+            float slack, want = ref_sample(r, 2, &h_coords[3 * i], -1, &slack);
+            check("uchar4 normalized linear", i, got, want, slack);
         }
     }
     CK(cudaDestroyTextureObject(t));
