@@ -25,6 +25,17 @@ void wsc_msg(const char *fmt, ...)
     va_end(ap);
 }
 
+int wsc_grow(void **arr, int *cap, int n, size_t elem)
+{
+    if (n < *cap) return 0;
+    int c = *cap ? *cap * 2 : 16;
+    void *q = realloc(*arr, (size_t)c * elem);
+    if (!q) return -1;
+    *arr = q;
+    *cap = c;
+    return 0;
+}
+
 static bool env_flag(const char *name)
 {
     const char *v = getenv(name);

@@ -184,6 +184,10 @@ void wsc_unlock_guard(int *guard);
 #define WSC_LOCK() \
     __attribute__((cleanup(wsc_unlock_guard), unused)) int wsc_guard_ = wsc_lock()
 
+/* Make room for element n of the array *arr of *cap elements of `elem`
+   bytes (doubling, from 16); 0, or -1 with the array unchanged. */
+int wsc_grow(void **arr, int *cap, int n, size_t elem);
+
 /* "warpsim: " + message on stderr. */
 void wsc_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -38,13 +38,7 @@ static wsc_pinned *pinned_find(wsc_runtime *rt, const void *p, size_t n)
 
 static int pinned_add(wsc_runtime *rt, const wsc_pinned *e)
 {
-    if (rt->npinned == rt->cap_pinned) {
-        int cap = rt->cap_pinned ? rt->cap_pinned * 2 : 16;
-        wsc_pinned *a = realloc(rt->pinned, (size_t)cap * sizeof *a);
-        if (!a) return -1;
-        rt->pinned = a;
-        rt->cap_pinned = cap;
-    }
+    if (wsc_grow((void **)&rt->pinned, &rt->cap_pinned, rt->npinned, sizeof *e)) return -1;
     rt->pinned[rt->npinned++] = *e;
     return 0;
 }

@@ -68,13 +68,7 @@ WSC_API cudaError_t cudaMalloc(void **p, size_t bytes)
 
 int wsc_managed_add(wsc_runtime *rt, const wsc_managed *m)
 {
-    if (rt->nmanaged == rt->cap_managed) {
-        int cap = rt->cap_managed ? rt->cap_managed * 2 : 16;
-        wsc_managed *a = realloc(rt->managed, (size_t)cap * sizeof *a);
-        if (!a) return -1;
-        rt->managed = a;
-        rt->cap_managed = cap;
-    }
+    if (wsc_grow((void **)&rt->managed, &rt->cap_managed, rt->nmanaged, sizeof *m)) return -1;
     rt->managed[rt->nmanaged++] = *m;
     return 0;
 }

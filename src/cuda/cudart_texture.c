@@ -45,17 +45,6 @@ static bool array_live(const struct cudaArray *a)
     return a && live;
 }
 
-static int grow(void **p, int *cap, int n, size_t size)
-{
-    if (n < *cap) return 0;
-    int c = *cap ? *cap * 2 : 16;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Channel descriptions                                                */
 /* ------------------------------------------------------------------ */
@@ -120,7 +109,7 @@ static cudaError_t array_new(const char *fn, cudaArray_t *out, const struct cuda
     ws_status st = ws_malloc(ctx, bytes, &a->dev);
     if (!st) st = ws_memset(ctx, a->dev, 0, bytes);
     pthread_mutex_lock(&g_tex.lock);
-    int g = st ? 0 : grow((void **)&g_tex.arrays, &g_tex.cap_arrays, g_tex.narrays, sizeof *g_tex.arrays);
+    int g = st ? 0 : wsc_grow((void **)&g_tex.arrays, &g_tex.cap_arrays, g_tex.narrays, sizeof *g_tex.arrays);
     if (!st && !g) g_tex.arrays[g_tex.narrays++] = a;
     pthread_mutex_unlock(&g_tex.lock);
     if (st || g) {
@@ -351,7 +340,7 @@ static cudaError_t resource_of(const char *fn, const struct cudaResourceDesc *rd
 static cudaError_t remember(uint64_t h, const struct cudaResourceDesc *rd, const struct cudaTextureDesc *td)
 {
     pthread_mutex_lock(&g_tex.lock);
-    int g = grow((void **)&g_tex.objs, &g_tex.cap_objs, g_tex.nobjs, sizeof *g_tex.objs);
+    int g = wsc_grow((void **)&g_tex.objs, &g_tex.cap_objs, g_tex.nobjs, sizeof *g_tex.objs);
     if (!g) {
         tex_rec *o = &g_tex.objs[g_tex.nobjs++];
         memset(o, 0, sizeof *o);
