@@ -34,6 +34,10 @@ static const char exec_usage[] =
     "                      instruction per SM it occupies.  With the timing model\n"
     "                      the machine decides both (its SMs and core_mhz)\n"
     "  --stack BYTES       per-thread local memory (default 1024)\n"
+    "  --progress-limit N  a launch that executes N warp instructions with no warp\n"
+    "                      finishing and no barrier completing is stopped as hung\n"
+    "                      (cudaErrorLaunchTimeout) with where each warp is;\n"
+    "                      0 = no limit (default 4000000000)\n"
     "  Timing model (cycle-level; without these kernels run functionally):\n"
     "  --timing            run every launch on the timing model (machine gtx480);\n"
     "                      cycles and L1D hit rate join the report, and the full\n"
@@ -50,6 +54,7 @@ static const char exec_usage[] =
     "                      paths separated by ':'; see warpsim policies --plugin)\n"
     "  --lib-dir DIR       where libcudart.so.13 and libcuda.so.1 are (default: the\n"
     "                      lib/ folder next to the warpsim binary, or ../lib)\n"
+    "  Ctrl-C during a kernel prints where every resident warp is and exits 130.\n"
     "  Exit status: the program's own; 2 on a usage error (a bad configuration or\n"
     "  a plug-in that cannot be loaded included), 127 if it cannot start.\n";
 
@@ -57,7 +62,8 @@ static const cli_opt exec_opts[] = {
     {"help", false}, {"stats-json", true}, {"per-kernel", false}, {"quiet", false},
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
-    {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {NULL, false}
+    {"timing-report", true}, {"timeseries", true}, {"plugin", true},
+    {"progress-limit", true}, {NULL, false}
 };
 
 #define EXEC_MAX_SETS 64
@@ -151,6 +157,8 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
         return export_u64(name, v, 1, 100000, "WARPSIM_CLOCK_MHZ");
     else if (strcmp(name, "stack") == 0)
         return export_u64(name, v, 16, 1u << 24, "WARPSIM_STACK");
+    else if (strcmp(name, "progress-limit") == 0)
+        return export_u64(name, v, 0, UINT64_MAX - 1, "WARPSIM_PROGRESS_LIMIT");
     return true;
 }
 

@@ -92,6 +92,7 @@ static CUresult ws_result(ws_status st)
     case WS_ERR_TRAP:        return CUDA_ERROR_LAUNCH_FAILED;
     case WS_ERR_DEADLOCK:    return CUDA_ERROR_LAUNCH_FAILED;
     case WS_ERR_UNSUPPORTED: return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_TIMEOUT:     return CUDA_ERROR_LAUNCH_TIMEOUT;
     default:                 return CUDA_ERROR_INVALID_VALUE;
     }
 }
@@ -99,6 +100,7 @@ static CUresult ws_result(ws_status st)
 /* Print the library's message for a failed call and map its status. */
 static CUresult fail(ws_ctx *ctx, ws_status st, const char *fn)
 {
+    wsc_interrupted(ctx, st);
     wsc_msg("%s: %s", fn, ctx ? ws_last_error(ctx) : ws_status_name(st));
     return ws_result(st);
 }
