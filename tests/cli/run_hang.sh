@@ -41,7 +41,7 @@ for mode in "" "--timing"; do
   pid=$!
   set +m
   sleep 1
-  kill -INT "$pid"
+  kill -INT -- "-$pid"   # the whole job, as Ctrl-C signals the foreground group
   wait "$pid"; rc=$?
   [ "$rc" -eq 130 ] || fail "${mode:-functional}: SIGINT exited $rc, want 130"
   grep -q "interrupted (SIGINT)" "$tmp/err" || fail "${mode:-functional}: no 'interrupted'"
