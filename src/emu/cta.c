@@ -156,7 +156,7 @@ int emu_cta_turn(emu_cta *cta)
         if (all_done) return 1;
         int released = emu_cta_barrier_poll(cta);
         if (!released && !ready) return cta_deadlock(cta);
-        if (!released || used >= budget) return 0;
+        if (used >= budget) return 0;
     }
 }
 
@@ -223,9 +223,12 @@ static void grid_retire(grid_run *g, uint32_t s)
 ** may spin on a flag another CTA (or another warp of its CTA) sets; a
 ** runner that finishes one CTA or warp before the next would spin
 ** forever.  Slots are visited in order and each CTA takes one turn
-** (emu_cta_turn), so the run is deterministic; a finished CTA's slot
-** gets the next CTA in linear order.  Hangs and interrupts are checked
-** after every turn (at most a few quanta per warp apart).
+** (emu_cta_turn), so the run is deterministic.  An empty slot starts the
+** next CTA in linear order when its turn comes, not when the previous one
+** finished: a CTA that finishes in one turn (most do) is then set up,
+** run and freed while its memory is hot, as when CTAs ran one by one.
+** Hangs and interrupts are checked after every turn (at most a few
+** quanta per warp apart).
 */
 int emu_run_grid(emu_launch *l)
 {
@@ -239,16 +242,13 @@ int emu_run_grid(emu_launch *l)
         return -1;
     }
     int rc = 0;
-    for (uint32_t s = 0; s < g.nslots && rc == 0; s++) rc = grid_start(&g, s);
-    while (rc == 0 && g.live) {
+    while (rc == 0 && (g.live || g.next < g.nctas)) {
         for (uint32_t s = 0; s < g.nslots && rc == 0; s++) {
-            if (!g.slot[s].warps) continue;
+            if (!g.slot[s].warps && (g.next == g.nctas || (rc = grid_start(&g, s))))
+                continue;
             int t = emu_cta_turn(&g.slot[s]);
             if (t < 0) rc = -1;
-            else if (t > 0) {
-                grid_retire(&g, s);
-                rc = grid_start(&g, s);
-            }
+            else if (t > 0) grid_retire(&g, s);
             if (rc == 0) rc = emu_check_progress(l, g.slot, g.nslots);
         }
     }
