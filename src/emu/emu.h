@@ -14,8 +14,8 @@
 **   dispatch.c   opcode -> handler table
 **
 ** The timing model (core/, later) drives the same warps one instruction at
-** a time through emu_warp_step(); the functional runner in cta.c just
-** steps warps until each reaches a barrier or finishes.
+** a time through emu_warp_step(); the functional runner in cta.c gives the
+** resident CTAs' warps turns of bounded length (emu_run_grid).
 */
 #ifndef WS_EMU_H
 #define WS_EMU_H
