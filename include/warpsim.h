@@ -40,8 +40,11 @@ typedef enum ws_status {
 
 /* Default ws_options.progress_limit: warp instructions a launch may execute
    with no warp finishing and no CTA barrier completing before it is
-   stopped as hung (see ws_options). */
-#define WS_DEFAULT_PROGRESS_LIMIT 4000000000ull
+   stopped as hung (see ws_options).  Why 1e9: a spinning kernel stops
+   after minutes (about 3 functional, 11 on the timing model), while a
+   kernel that finishes would need its resident warps to run over a
+   million instructions each before the first finishes or meets a barrier. */
+#define WS_DEFAULT_PROGRESS_LIMIT 1000000000ull
 
 typedef struct ws_ctx ws_ctx;
 typedef struct ws_module ws_module;

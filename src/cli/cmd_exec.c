@@ -37,7 +37,7 @@ static const char exec_usage[] =
     "  --progress-limit N  a launch that executes N warp instructions with no warp\n"
     "                      finishing and no barrier completing is stopped as hung\n"
     "                      (cudaErrorLaunchTimeout) with where each warp is;\n"
-    "                      0 = no limit (default 4000000000)\n"
+    "                      0 = no limit (default 1000000000)\n"
     "  Timing model (cycle-level; without these kernels run functionally):\n"
     "  --timing            run every launch on the timing model (machine gtx480);\n"
     "                      cycles and L1D hit rate join the report, and the full\n"

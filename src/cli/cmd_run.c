@@ -49,7 +49,7 @@ static const char run_usage[] =
     "                   --plugin ./youngest.so --set warp_scheduler=youngest\n"
     "  --progress-limit N  stop the kernel as hung (with where each warp is) after\n"
     "                   N warp instructions with no warp finishing and no barrier\n"
-    "                   completing; 0 = no limit (default 4000000000, or the\n"
+    "                   completing; 0 = no limit (default 1000000000, or the\n"
     "                   timing configuration's progress_limit)\n"
     "  Ctrl-C prints where every resident warp is and exits with status 130.\n"
     "  Exit 0 on success, 1 on a bad argument value or kernel failure (a hang\n"

@@ -292,7 +292,7 @@ static const cfg_param params[] = {
         "no instruction retired for this long = deadlock, stop with a dump"),
     U64("max_cycles", max_cycles, "0", "cycles", 0, 1e18, "stop a kernel after this many; 0 = no limit"),
     /* the default equals WS_DEFAULT_PROGRESS_LIMIT (warpsim.h) */
-    U64("progress_limit", progress_limit, "4000000000", "warp insns", 0, 1e18,
+    U64("progress_limit", progress_limit, "1000000000", "warp insns", 0, 1e18,
         "warp instructions with no warp finishing and no barrier completing = hang, stop "
         "with a dump; 0 = no limit"),
     U64("timeseries_interval", timeseries_interval, "0", "cycles", 0, 1e15,
