@@ -50,6 +50,12 @@ for mode in "" "--timing"; do
   [ "$bad" -ne 0 ] && { cat "$tmp/err"; break; }
 done
 
+# the timing configuration's key sets the limit too
+"$ws" run "$ptx" busy --grid 1 --block 32 --set progress_limit=30000 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] || fail "--set progress_limit exited $rc, want 1"
+grep -q "progress_limit 30000" "$tmp/err" || fail "--set progress_limit=30000 not applied"
+
 "$ws" run "$ptx" busy --grid 1 --block 32 --progress-limit lots >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] || fail "bad --progress-limit exited $rc, want 2"
