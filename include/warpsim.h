@@ -11,6 +11,7 @@
 #ifndef WARPSIM_H
 #define WARPSIM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,8 +34,18 @@ typedef enum ws_status {
     WS_ERR_DEADLOCK,    /* barrier that can never complete */
     WS_ERR_UNSUPPORTED, /* instruction or feature not implemented */
     WS_ERR_IO,          /* file could not be read */
-    WS_ERR_ASSERT       /* a device assert failed (__assertfail) */
+    WS_ERR_ASSERT,      /* a device assert failed (__assertfail) */
+    WS_ERR_TIMEOUT,     /* the kernel made no progress (ws_options.progress_limit) */
+    WS_ERR_INTERRUPTED  /* stopped by ws_options.interrupt (SIGINT) */
 } ws_status;
+
+/* Default ws_options.progress_limit: warp instructions a launch may execute
+   with no warp finishing and no CTA barrier completing before it is
+   stopped as hung (see ws_options).  Why 1e9: a spinning kernel stops
+   after minutes (about 3 functional, 11 on the timing model), while a
+   kernel that finishes would need its resident warps to run over a
+   million instructions each before the first finishes or meets a barrier. */
+#define WS_DEFAULT_PROGRESS_LIMIT 1000000000ull
 
 typedef struct ws_ctx ws_ctx;
 typedef struct ws_module ws_module;
@@ -81,6 +92,19 @@ typedef struct ws_options {
                                    memory (WS_ERR_NOMEM, a kernel fault) */
     FILE *warn_out;             /* at ws_ctx_destroy: the out-of-allocation
                                    warnings (ws_mem_warnings); NULL = stderr */
+    /* appended: kernels that never finish.  A launch makes progress when
+       a warp finishes or a CTA barrier completes; one that executes
+       `progress_limit` warp instructions without progress (a busy loop, a
+       spin-wait nothing ends, a warp spinning while the others wait at a
+       barrier) stops with WS_ERR_TIMEOUT and a dump of where each
+       resident warp is in ws_last_error().  0 = the default
+       (WS_DEFAULT_PROGRESS_LIMIT, or the timing configuration's
+       `progress_limit`), UINT64_MAX = no limit. */
+    uint64_t progress_limit;
+    /* a flag the host's SIGINT handler sets (NULL = none): a running
+       launch checks it between turns / cycles and stops with
+       WS_ERR_INTERRUPTED and the same dump */
+    const volatile sig_atomic_t *interrupt;
 } ws_options;
 
 /* Per-launch and cumulative counters. */

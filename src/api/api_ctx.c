@@ -17,6 +17,7 @@ const char *ws_status_name(ws_status s)
         [WS_ERR_FAULT] = "WS_ERR_FAULT", [WS_ERR_TRAP] = "WS_ERR_TRAP",
         [WS_ERR_DEADLOCK] = "WS_ERR_DEADLOCK", [WS_ERR_UNSUPPORTED] = "WS_ERR_UNSUPPORTED",
         [WS_ERR_IO] = "WS_ERR_IO", [WS_ERR_ASSERT] = "WS_ERR_ASSERT",
+        [WS_ERR_TIMEOUT] = "WS_ERR_TIMEOUT", [WS_ERR_INTERRUPTED] = "WS_ERR_INTERRUPTED",
     };
     if ((unsigned)s < sizeof names / sizeof names[0] && names[s]) return names[s];
     return "WS_ERR_UNKNOWN";

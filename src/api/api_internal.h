@@ -54,7 +54,7 @@ struct ws_ctx {
     int nmods, cap_mods;
     ws_status pending;         /* last launch failure, for ws_synchronize */
     ws_stats last, total;
-    char err[1024];
+    char err[EMU_FAULT_MSG];   /* room for a hang's per-warp dump */
     /* timing model (api_timing.c); gpu is NULL when functional only */
     gpu *gpu;
     gpu_config cfg;

@@ -63,8 +63,45 @@ static ws_status fault_status(emu_fault_kind k)
     case EMU_FAULT_BARRIER:     return WS_ERR_DEADLOCK;
     case EMU_FAULT_UNSUPPORTED: return WS_ERR_UNSUPPORTED;
     case EMU_FAULT_ASSERT:      return WS_ERR_ASSERT;
+    case EMU_FAULT_HANG:        return WS_ERR_TIMEOUT;
+    case EMU_FAULT_INTERRUPT:   return WS_ERR_INTERRUPTED;
     default:                    return WS_ERR_FAULT;
     }
+}
+
+/* Warp instructions without progress before a launch counts as hung
+   (0 = no limit): the option, else the timing configuration's key, else
+   the default. */
+static uint64_t progress_limit(const ws_ctx *ctx)
+{
+    uint64_t v = ctx->opts.progress_limit;
+    if (v == UINT64_MAX) return 0;
+    if (v) return v;
+    return ctx->gpu ? ctx->cfg.progress_limit : WS_DEFAULT_PROGRESS_LIMIT;
+}
+
+/* Per-SM limits of the functional runner's residency, those of an sm_86
+   SM (the CUDA shim's default device): CTAs, threads, shared memory. */
+#define RESIDENT_CTAS_PER_SM   16u
+#define RESIDENT_THREADS_PER_SM 1536u
+#define RESIDENT_SHARED_PER_SM (100u << 10)
+
+/*
+** How many CTAs the functional runner keeps in flight: what `num_sms`
+** such SMs hold at once (at least one per SM), so that kernels whose CTAs
+** wait for each other (a flag set by another CTA) finish as on a GPU,
+** while the set stays as small as the machine's (host caches).
+*/
+static uint32_t resident_ctas(const ws_ctx *ctx, uint32_t threads, uint32_t shared)
+{
+    uint32_t warps = (threads + 31) / 32;
+    uint32_t per_sm = RESIDENT_CTAS_PER_SM;
+    if (RESIDENT_THREADS_PER_SM / (warps * 32) < per_sm)
+        per_sm = RESIDENT_THREADS_PER_SM / (warps * 32);
+    if (shared && RESIDENT_SHARED_PER_SM / shared < per_sm)
+        per_sm = RESIDENT_SHARED_PER_SM / shared;
+    if (per_sm == 0) per_sm = 1;
+    return ctx->opts.num_sms * per_sm;
 }
 
 /* Copy each argument into the parameter buffer at its offset. */
@@ -151,6 +188,9 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     l.out = ctx->opts.printf_out ? ctx->opts.printf_out : stdout;
     l.local_static = k->mod->local_static;
     l.tex = &ctx->tex;
+    l.progress_limit = progress_limit(ctx);
+    l.interrupt = ctx->opts.interrupt;
+    l.resident_ctas = resident_ctas(ctx, block.x * block.y * block.z, l.shared_bytes);
 
     int rc = ctx->gpu ? ws__timing_launch(ctx, k, &l) : emu_run_grid(&l);
     fflush(l.out);

@@ -228,7 +228,7 @@ int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
     const char *src = "ptx";
     uint32_t regs = kernel_regs(ctx, k, &src);
     const char *name = k->mod->pm->funcs[k->func].name;
-    char err[4096] = "";
+    char err[EMU_FAULT_MSG] = "";
     /* computed once per launch, before it runs, on a copy of device memory;
        a pre-run that faults leaves no profile (the real run reports the
        fault itself) */

@@ -8,6 +8,7 @@
 #ifndef WS_CLI_H
 #define WS_CLI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "warpsim.h"
@@ -95,6 +96,16 @@ bool cli_plugin_add(const char *cmd, char *list, size_t len, const char *path);
    (a usage error). Free it with ws_registry_free. */
 struct ws_registry;
 struct ws_registry *cli_registry_open(const char *cmd, const char *list);
+
+/* ------------------------------------------------------------------ */
+/* Ctrl-C (cli_signal.c)                                               */
+/* ------------------------------------------------------------------ */
+
+/* Exit status of a command stopped by SIGINT (128 + SIGINT). */
+#define CLI_EXIT_SIGINT 130
+/* Install the SIGINT handler (unless SIGINT is ignored) and return the
+   flag it sets, for ws_options.interrupt. */
+const volatile sig_atomic_t *cli_sigint_install(void);
 
 /* Text of a bundled PTX file by name ("bfs.ptx"), or NULL. */
 const char *cli_bundled_ptx(const char *name);

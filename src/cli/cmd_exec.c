@@ -41,6 +41,10 @@ static const char exec_usage[] =
     "                      it an access outside the allocation but inside a\n"
     "                      mapped 2 MiB page proceeds as on a GPU and each such\n"
     "                      site is reported once at exit\n"
+    "  --progress-limit N  a launch that executes N warp instructions with no warp\n"
+    "                      finishing and no barrier completing is stopped as hung\n"
+    "                      (cudaErrorLaunchTimeout) with where each warp is;\n"
+    "                      0 = no limit (default 1000000000)\n"
     "  Timing model (cycle-level; without these kernels run functionally):\n"
     "  --timing            run every launch on the timing model (machine gtx480);\n"
     "                      cycles and L1D hit rate join the report, and the full\n"
@@ -60,6 +64,7 @@ static const char exec_usage[] =
     "  --keep-ptx DIR      write the PTX of the program's fatbinaries to DIR (messages\n"
     "                      cite these files; without it they are written to\n"
     "                      $TMPDIR/warpsim-PID only when a load fails or a kernel faults)\n"
+    "  Ctrl-C during a kernel prints where every resident warp is and exits 130.\n"
     "  Exit status: the program's own; 2 on a usage error (a bad configuration or\n"
     "  a plug-in that cannot be loaded included), 127 if it cannot start (a\n"
     "  program linked with the static CUDA runtime included).\n";
@@ -70,7 +75,7 @@ static const cli_opt exec_opts[] = {
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
     {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {"memcheck", false},
     {"keep-ptx", true},
-    {NULL, false}
+    {"progress-limit", true}, {NULL, false}
 };
 
 #define EXEC_MAX_SETS 64
@@ -169,6 +174,8 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
         return export_u64(name, v, 1, 100000, "WARPSIM_CLOCK_MHZ");
     else if (strcmp(name, "stack") == 0)
         return export_u64(name, v, 16, 1u << 24, "WARPSIM_STACK");
+    else if (strcmp(name, "progress-limit") == 0)
+        return export_u64(name, v, 0, UINT64_MAX - 1, "WARPSIM_PROGRESS_LIMIT");
     return true;
 }
 

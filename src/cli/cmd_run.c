@@ -22,7 +22,7 @@ static const char run_usage[] =
     "usage: warpsim run FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--shared BYTES] [--arg SPEC]... [--dump ARG:N]...\n"
     "                   [--timing | --config NAME|FILE] [--set key=value]...\n"
-    "                   [--plugin FILE.so]... [--memcheck]\n"
+    "                   [--plugin FILE.so]... [--memcheck] [--progress-limit N]\n"
     "  Run KERNEL once; --arg gives the kernel parameters in order.\n"
     "  SPEC is one of:\n"
     "    i32:V  u32:V  i64:V  u64:V  f32:V  f64:V    a scalar (ints accept 0x..)\n"
@@ -50,9 +50,14 @@ static const char run_usage[] =
     "  --plugin FILE.so load a policy plug-in (repeatable; see warpsim policies\n"
     "                   --plugin FILE.so) whose policies --set may then name, e.g.\n"
     "                   --plugin ./youngest.so --set warp_scheduler=youngest\n"
-    "  Exit 0 on success, 1 on a bad argument value or kernel failure,\n"
-    "  2 on a usage error, PTX that does not parse, or a plug-in that cannot\n"
-    "  be loaded.\n";
+    "  --progress-limit N  stop the kernel as hung (with where each warp is) after\n"
+    "                   N warp instructions with no warp finishing and no barrier\n"
+    "                   completing; 0 = no limit (default 1000000000, or the\n"
+    "                   timing configuration's progress_limit)\n"
+    "  Ctrl-C prints where every resident warp is and exits with status 130.\n"
+    "  Exit 0 on success, 1 on a bad argument value or kernel failure (a hang\n"
+    "  included), 2 on a usage error, PTX that does not parse, or a plug-in that\n"
+    "  cannot be loaded.\n";
 
 typedef struct run_arg {
     const char *spec;
@@ -82,6 +87,7 @@ typedef struct run_job {
     const char *sets[RUN_MAX_SETS + 1];
     uint32_t nsets;
     char plugins[CLI_PLUGINS_MAX];   /* colon-separated, "" = none */
+    uint64_t progress_limit;         /* ws_options.progress_limit */
 } run_job;
 
 /* ------------------------------------------------------------------ */
@@ -243,6 +249,13 @@ static int handle_option(run_job *job, const char *cmd, const char *name, const 
     } else if (strcmp(name, "plugin") == 0) {
         if (!cli_plugin_add(cmd, job->plugins, sizeof job->plugins, value))
             return CLI_EXIT_USAGE;
+    } else if (strcmp(name, "progress-limit") == 0) {
+        if (!cli_parse_u64(value, UINT64_MAX - 1, &job->progress_limit)) {
+            cli_error(cmd, "bad --progress-limit '%s' (want a count of warp instructions, "
+                      "0 = no limit)", value);
+            return CLI_EXIT_USAGE;
+        }
+        if (job->progress_limit == 0) job->progress_limit = UINT64_MAX;
     } else if (strcmp(name, "stats-json") == 0) {
         job->stats_json = value;
     } else if (strcmp(name, "timeseries") == 0) {
@@ -263,7 +276,8 @@ static int parse_command_line(run_job *job, int argc, char **argv)
         {"grid", true}, {"block", true}, {"shared", true}, {"arg", true},
         {"dump", true}, {"help", false}, {"timing", false}, {"config", true},
         {"set", true}, {"stats-json", true}, {"timeseries", true}, {"plugin", true},
-        {"memcheck", false}, {NULL, false}};
+        {"memcheck", false}, {"progress-limit", true},
+        {NULL, false}};
     cli_iter it;
     const char *name, *value;
     int kind, rc;
@@ -449,7 +463,7 @@ static int launch_job(ws_ctx *ctx, run_job *job, const char *cmd)
         cli_error(cmd, "kernel %s failed (%s): %s", job->kernel, ws_status_name(st),
                   ws_last_error(ctx));
         ws_module_unload(mod);
-        return CLI_EXIT_FAIL;
+        return st == WS_ERR_INTERRUPTED ? CLI_EXIT_SIGINT : CLI_EXIT_FAIL;
     }
     print_stats(ctx, job);
     int rc = CLI_EXIT_OK;
@@ -473,6 +487,8 @@ static int run_in_context(run_job *job, const char *cmd)
     o.settings = job->sets;
     o.plugins = job->plugins;
     o.memcheck = job->memcheck;
+    o.progress_limit = job->progress_limit;
+    o.interrupt = cli_sigint_install();
     ws_ctx *ctx = NULL;
     char err[2048];
     ws_status st = ws_ctx_create2(&o, &ctx, err, sizeof err);

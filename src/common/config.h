@@ -157,6 +157,8 @@ typedef struct gpu_config {
     /* run control and statistics */
     uint64_t watchdog_cycles;                 /* no instruction retired for this long = deadlock */
     uint64_t max_cycles;                      /* 0 = unlimited */
+    uint64_t progress_limit;                  /* warp insns without a warp finishing or a
+                                                 barrier completing = hang; 0 = none */
     uint64_t timeseries_interval;             /* 0 = off */
     bool     skip_idle_cycles;
 

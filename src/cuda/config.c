@@ -6,6 +6,7 @@
 */
 #include "cuda_internal.h"
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,22 @@ static void env_arch(wsc_config *c)
     c->cc_minor = (int)(x % 10);
 }
 
+/* WARPSIM_PROGRESS_LIMIT: warp instructions without progress before a
+   launch counts as hung; 0 = no limit (ws_options: UINT64_MAX). */
+static void env_progress(wsc_config *c)
+{
+    const char *v = getenv(WSC_ENV_PROGRESS);
+    if (!v || !*v) return;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 0);
+    if (errno || *end || v[0] == '-') {
+        wsc_msg("ignoring %s='%s': expected an integer (0 = no limit)", WSC_ENV_PROGRESS, v);
+        return;
+    }
+    c->progress_limit = x ? (uint64_t)x : UINT64_MAX;
+}
+
 static void env_str(const char *name, char *out, size_t len)
 {
     const char *v = getenv(name);
@@ -158,13 +175,51 @@ void wsc_config_read(wsc_config *c)
     c->memcheck = env_flag(WSC_ENV_MEMCHECK);
     env_u64(WSC_ENV_HOST_MEM, &c->host_mem_limit);
     env_str(WSC_ENV_KEEP_PTX, c->keep_ptx, sizeof c->keep_ptx);
+    env_progress(c);
     timing_read(c);
+}
+
+/*
+** Ctrl-C during a long kernel.  The handler only sets this flag (the one
+** async-signal-safe thing to do; a volatile sig_atomic_t is the type C
+** allows a handler to write), which the library's run loops poll between
+** turns / cycles; the launch then returns WS_ERR_INTERRUPTED with where
+** every warp is, and wsc_interrupted prints it and exits.  A global
+** because a signal handler has no other way to reach state.  A SIGINT
+** the program ignores or handles itself is left alone.
+*/
+static volatile sig_atomic_t wsc_sigint;
+
+static void wsc_on_sigint(int sig)
+{
+    (void)sig;
+    wsc_sigint = 1;
+}
+
+static void wsc_sigint_install(void)
+{
+    struct sigaction old, sa;
+    if (sigaction(SIGINT, NULL, &old) != 0 || old.sa_handler != SIG_DFL) return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = wsc_on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+void wsc_interrupted(ws_ctx *ctx, ws_status st)
+{
+    if (st != WS_ERR_INTERRUPTED) return;
+    wsc_msg("%s", ctx ? ws_last_error(ctx) : "interrupted (SIGINT)");
+    exit(130);    /* 128 + SIGINT, as a shell reports it */
 }
 
 ws_options wsc_config_options(const wsc_config *c)
 {
     ws_options o;
     memset(&o, 0, sizeof o);
+    wsc_sigint_install();
+    o.interrupt = &wsc_sigint;
+    o.progress_limit = c->progress_limit;
     o.printf_out = stdout;
     o.num_sms = c->num_sms;
     o.stack_bytes = c->stack_bytes;

@@ -36,6 +36,7 @@
 #define WSC_ENV_REPORT_JSON "WARPSIM_TIMING_REPORT"    /* full timing report (JSON) file */
 #define WSC_ENV_PLUGINS     "WARPSIM_PLUGINS"          /* policy plug-ins, ':'-separated */
 #define WSC_ENV_KEEP_PTX    "WARPSIM_KEEP_PTX"         /* write the program's PTX here */
+#define WSC_ENV_PROGRESS    "WARPSIM_PROGRESS_LIMIT"   /* hang limit, warp insns; 0 = none */
 
 typedef struct wsc_config {
     char stats_json[1024];  /* "" = no JSON file */
@@ -60,13 +61,19 @@ typedef struct wsc_config {
     /* appended: folder for the program's PTX files, "" = a temporary one
        written only when a load fails or a kernel faults (ptx_file.c) */
     char keep_ptx[1024];
+    /* appended: ws_options.progress_limit (0 = library default) */
+    uint64_t progress_limit;
 } wsc_config;
 
 /* Fill `c` from the environment; a bad value is reported on stderr and
    the default kept (the program still runs). */
 void wsc_config_read(wsc_config *c);
-/* ws_options matching `c`. */
+/* ws_options matching `c`; installs the shim's SIGINT handler (once). */
 ws_options wsc_config_options(const wsc_config *c);
+/* A launch stopped by SIGINT (WS_ERR_INTERRUPTED): print where every
+   warp was (the library's message) and exit with status 130, running
+   the exit-time report; otherwise return. */
+void wsc_interrupted(ws_ctx *ctx, ws_status st);
 
 /* Device limits shared by props, attributes, occupancy and cuDevice*. */
 #define WSC_MAX_THREADS_PER_BLOCK 1024

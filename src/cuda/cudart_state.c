@@ -120,6 +120,7 @@ cudaError_t wsc_fail(cudaError_t e, const char *fn, const char *fmt, ...)
 cudaError_t wsc_ws_fail(wsc_runtime *rt, ws_status st, const char *fn)
 {
     cudaError_t e;
+    wsc_interrupted(rt->ctx, st);
     switch (st) {
     case WS_OK:              return cudaSuccess;
     case WS_ERR_NOMEM:       e = cudaErrorMemoryAllocation; break;
@@ -131,6 +132,7 @@ cudaError_t wsc_ws_fail(wsc_runtime *rt, ws_status st, const char *fn)
     case WS_ERR_ASSERT:      e = cudaErrorAssert; break;
     case WS_ERR_DEADLOCK:    e = cudaErrorLaunchFailure; break;
     case WS_ERR_UNSUPPORTED: e = cudaErrorLaunchFailure; break;
+    case WS_ERR_TIMEOUT:     e = cudaErrorLaunchTimeout; break;
     default:                 e = cudaErrorInvalidValue; break;
     }
     if (!rt->ctx) return wsc_fail(e, fn, "%s", ws_status_name(st));
@@ -183,6 +185,7 @@ static const err_text err_table[] = {
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {710, "cudaErrorAssert", "device-side assert triggered"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {801, "cudaErrorNotSupported", "operation not supported"},

@@ -105,6 +105,7 @@ static CUresult ws_result(ws_status st)
     case WS_ERR_ASSERT:      return CUDA_ERROR_ASSERT;
     case WS_ERR_DEADLOCK:    return CUDA_ERROR_LAUNCH_FAILED;
     case WS_ERR_UNSUPPORTED: return CUDA_ERROR_LAUNCH_FAILED;
+    case WS_ERR_TIMEOUT:     return CUDA_ERROR_LAUNCH_TIMEOUT;
     default:                 return CUDA_ERROR_INVALID_VALUE;
     }
 }
@@ -113,6 +114,7 @@ static CUresult ws_result(ws_status st)
    map its status. */
 static CUresult fail(ws_ctx *ctx, ws_status st, const char *fn)
 {
+    wsc_interrupted(ctx, st);
     char msg[2048];
     wsc_demangle_msg(ctx ? ws_last_error(ctx) : ws_status_name(st), msg, sizeof msg);
     wsc_msg("%s: %s", fn, msg);

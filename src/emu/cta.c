@@ -1,10 +1,11 @@
 /*
 ** cta.c -- CTAs: shared memory, warps, barriers; the functional grid runner.
 **
-** The runner executes each CTA to completion before the next (linear CTA
-** order, x fastest).  Inside a CTA it runs every READY warp for as long as
-** it can, then releases complete barriers; when no warp can move and some
-** still wait, the barrier can never complete and the launch faults.
+** The runner keeps up to launch->resident_ctas CTAs in flight (started in
+** linear CTA order, x fastest) and gives each a turn in slot order; in a
+** turn every READY warp runs up to EMU_QUANTUM instructions, then complete
+** barriers are released.  When no warp of a CTA can move and some still
+** wait, the barrier can never complete and the launch faults.
 */
 #include "emu.h"
 #include <inttypes.h>
@@ -106,6 +107,7 @@ int emu_cta_barrier_poll(emu_cta *cta)
         cta->bar_expected[id] = 0;
         cta->bar_red[id] = 0;
     }
+    if (released) cta->warps[0].launch->idle_insns = 0;   /* progress */
     return released;
 }
 
@@ -132,18 +134,38 @@ static int cta_deadlock(emu_cta *cta)
     return -1;
 }
 
+/* Turn budget of a CTA, in quanta per warp: a CTA whose warps meet at
+   barriers keeps running phase after phase (its registers and shared
+   memory stay in the host's caches) until it used this many. */
+#define CTA_TURN_QUANTA 4
+
+int emu_cta_turn(emu_cta *cta)
+{
+    uint64_t budget = (uint64_t)CTA_TURN_QUANTA * EMU_QUANTUM * cta->nwarps, used = 0;
+    for (;;) {
+        bool all_done = true, ready = false;
+        for (uint32_t i = 0; i < cta->nwarps; i++) {
+            emu_warp *w = &cta->warps[i];
+            uint64_t before = w->warp_insns;
+            for (uint32_t q = 0; q < EMU_QUANTUM && w->state == EMU_W_READY; q++)
+                if (emu_warp_step(w, NULL)) return -1;
+            used += w->warp_insns - before;
+            all_done &= w->state == EMU_W_DONE;
+            ready |= w->state == EMU_W_READY;
+        }
+        if (all_done) return 1;
+        int released = emu_cta_barrier_poll(cta);
+        if (!released && !ready) return cta_deadlock(cta);
+        if (used >= budget) return 0;
+    }
+}
+
 int emu_cta_run(emu_cta *cta)
 {
     for (;;) {
-        bool all_done = true;
-        for (uint32_t i = 0; i < cta->nwarps; i++) {
-            emu_warp *w = &cta->warps[i];
-            while (w->state == EMU_W_READY)
-                if (emu_warp_step(w, NULL)) return -1;
-            all_done &= w->state == EMU_W_DONE;
-        }
-        if (all_done) return 0;
-        if (emu_cta_barrier_poll(cta) == 0) return cta_deadlock(cta);
+        int rc = emu_cta_turn(cta);
+        if (rc) return rc < 0 ? -1 : 0;
+        if (emu_check_progress(cta->warps[0].launch, cta, 1)) return -1;
     }
 }
 
@@ -163,23 +185,75 @@ static void cta_account(emu_launch *l, const emu_cta *cta)
     }
 }
 
+/* The CTAs in flight: slot s holds a CTA while its warps are non-NULL. */
+typedef struct grid_run {
+    emu_launch *l;
+    emu_cta *slot;
+    uint32_t nslots, live;
+    uint64_t next, nctas;     /* next CTA to start, CTAs in the grid */
+} grid_run;
+
+/* Start the next CTA of the grid in slot `s` (or leave it empty). */
+static int grid_start(grid_run *g, uint32_t s)
+{
+    if (g->next == g->nctas) return 0;
+    if (emu_cta_init(&g->slot[s], g->l, (uint32_t)g->next)) {
+        if (g->l->fault.kind == EMU_OK) {
+            g->l->fault.kind = EMU_FAULT_MEMORY;
+            snprintf(g->l->fault.msg, sizeof g->l->fault.msg,
+                     "host out of memory setting up CTA %" PRIu64, g->next);
+        }
+        return -1;
+    }
+    g->next++;
+    g->live++;
+    return 0;
+}
+
+/* Finish the CTA in slot `s`: count it, free it. */
+static void grid_retire(grid_run *g, uint32_t s)
+{
+    cta_account(g->l, &g->slot[s]);
+    emu_cta_release(&g->slot[s]);
+    g->live--;
+}
+
+/*
+** Why interleave: on a GPU every resident CTA runs at once, so a kernel
+** may spin on a flag another CTA (or another warp of its CTA) sets; a
+** runner that finishes one CTA or warp before the next would spin
+** forever.  Slots are visited in order and each CTA takes one turn
+** (emu_cta_turn), so the run is deterministic.  An empty slot starts the
+** next CTA in linear order when its turn comes, not when the previous one
+** finished: a CTA that finishes in one turn (most do) is then set up,
+** run and freed while its memory is hot, as when CTAs ran one by one.
+** Hangs and interrupts are checked after every turn (at most a few
+** quanta per warp apart).
+*/
 int emu_run_grid(emu_launch *l)
 {
-    uint64_t nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    for (uint64_t c = 0; c < nctas; c++) {
-        emu_cta cta;
-        if (emu_cta_init(&cta, l, (uint32_t)c)) {
-            if (l->fault.kind == EMU_OK) {
-                l->fault.kind = EMU_FAULT_MEMORY;
-                snprintf(l->fault.msg, sizeof l->fault.msg,
-                         "host out of memory setting up CTA %" PRIu64, c);
-            }
-            return -1;
-        }
-        int rc = emu_cta_run(&cta);
-        cta_account(l, &cta);
-        emu_cta_release(&cta);
-        if (rc) return -1;
+    grid_run g = { .l = l, .nctas = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2] };
+    g.nslots = l->resident_ctas ? l->resident_ctas : 1;
+    if (g.nslots > g.nctas) g.nslots = (uint32_t)g.nctas;
+    g.slot = calloc(g.nslots ? g.nslots : 1, sizeof *g.slot);
+    if (!g.slot) {
+        l->fault.kind = EMU_FAULT_MEMORY;
+        snprintf(l->fault.msg, sizeof l->fault.msg, "host out of memory setting up CTAs");
+        return -1;
     }
-    return 0;
+    int rc = 0;
+    while (rc == 0 && (g.live || g.next < g.nctas)) {
+        for (uint32_t s = 0; s < g.nslots && rc == 0; s++) {
+            if (!g.slot[s].warps && (g.next == g.nctas || (rc = grid_start(&g, s))))
+                continue;
+            int t = emu_cta_turn(&g.slot[s]);
+            if (t < 0) rc = -1;
+            else if (t > 0) grid_retire(&g, s);
+            if (rc == 0) rc = emu_check_progress(l, g.slot, g.nslots);
+        }
+    }
+    for (uint32_t s = 0; s < g.nslots; s++)
+        if (g.slot[s].warps) grid_retire(&g, s);
+    free(g.slot);
+    return rc;
 }

@@ -15,12 +15,13 @@
 **   dispatch.c   opcode -> handler table
 **
 ** The timing model (core/, later) drives the same warps one instruction at
-** a time through emu_warp_step(); the functional runner in cta.c just
-** steps warps until each reaches a barrier or finishes.
+** a time through emu_warp_step(); the functional runner in cta.c gives the
+** resident CTAs' warps turns of bounded length (emu_run_grid).
 */
 #ifndef WS_EMU_H
 #define WS_EMU_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,12 +129,18 @@ typedef enum {
     EMU_FAULT_STACK,      /* call frames exceeded the per-thread stack */
     EMU_FAULT_BARRIER,    /* barrier can never complete */
     EMU_FAULT_UNSUPPORTED,/* instruction/extern call not implemented */
-    EMU_FAULT_ASSERT      /* __assertfail (device assert): its own CUDA error */
+    EMU_FAULT_ASSERT,     /* __assertfail (device assert): its own CUDA error */
+    EMU_FAULT_HANG,       /* progress limit: the kernel never finishes */
+    EMU_FAULT_INTERRUPT   /* the host asked to stop (SIGINT) */
 } emu_fault_kind;
+
+/* Room for a report plus a per-warp dump of where every resident warp
+   is (a hang or an interrupt); longer dumps end in "... N more". */
+#define EMU_FAULT_MSG 8192
 
 typedef struct emu_fault {
     emu_fault_kind kind;
-    char msg[768];        /* complete human-readable report */
+    char msg[EMU_FAULT_MSG]; /* complete human-readable report */
 } emu_fault;
 
 struct emu_profile;
@@ -179,6 +186,20 @@ typedef struct emu_launch {
     /* texture and surface objects the kernel's handles name (emu_tex.h),
        owned by the host side; NULL = none */
     const struct emu_tex_table *tex;
+    /* Hangs (cta.c's runner and the timing model's loop check these).
+       A kernel makes progress when one of its warps finishes or a CTA
+       barrier completes; `idle_insns` counts warp instructions executed
+       since the last progress (emu_count_step adds, emu_warp_step and
+       emu_cta_barrier_poll reset), and reaching `progress_limit` (0 = no
+       limit) stops the launch with EMU_FAULT_HANG.  `interrupt` (NULL =
+       none) points at the host's SIGINT flag; nonzero stops the launch
+       with EMU_FAULT_INTERRUPT at the next check. */
+    uint64_t progress_limit;
+    uint64_t idle_insns;
+    const volatile sig_atomic_t *interrupt;
+    /* CTAs the functional runner keeps in flight and interleaves (what
+       the simulated machine holds at once); 0 = 1 */
+    uint32_t resident_ctas;
 } emu_launch;
 
 /* One SIMT reconvergence-stack entry. */
@@ -338,9 +359,23 @@ const ptx_uop *emu_warp_next(const emu_warp *w);
 /* Execute one instruction. 0, or -1 on a fault (see launch->fault). */
 int emu_warp_step(emu_warp *w, emu_step_info *info);
 
-/* Run a whole grid functionally, CTA by CTA, in linear CTA order.
-   Returns 0 or -1 (launch->fault says why). */
+/* Run a whole grid functionally: up to launch->resident_ctas CTAs at a
+   time (started in linear order as others finish), their warps taking
+   turns of at most EMU_QUANTUM instructions, so that a warp spinning on
+   a flag another warp or CTA sets lets it run.  Deterministic.  Returns
+   0 or -1 (launch->fault says why: a fault, a deadlock, a hang, an
+   interrupt). */
+#define EMU_QUANTUM 1024
 int emu_run_grid(emu_launch *l);
+
+/* Fill launch->fault (if still empty) with `kind`, the report `why` and
+   where each warp of the `n` CTAs is (pc, PTX line, opcode, state).
+   Returns -1.  (fault.c) */
+int emu_fault_dump(emu_launch *l, emu_fault_kind kind, const emu_cta *ctas, uint32_t n,
+                   const char *why);
+/* 0, or -1 after emu_fault_dump when the launch was interrupted or
+   reached its progress limit; `ctas`/`n` as for emu_fault_dump. */
+int emu_check_progress(emu_launch *l, const emu_cta *ctas, uint32_t n);
 
 /* ------------------------------------------------------------------ */
 /* Internals shared by warp.c, cta.c, exec_*.c and printf.c            */
@@ -354,7 +389,14 @@ void emu_cta_release(emu_cta *cta);
 /* Release every barrier of `cta` whose arrivals are complete (warps go
    back to READY past their bar). Returns the number of warps released. */
 int emu_cta_barrier_poll(emu_cta *cta);
-/* Run all warps of an initialised CTA to completion. 0 or -1 (fault). */
+/* One turn of an initialised CTA: each READY warp runs up to EMU_QUANTUM
+   instructions, complete barriers are released, and this repeats while
+   barriers release within a budget of a few quanta per warp.  1 when
+   every warp is done, 0 when some still run, -1 on a fault or when no
+   warp can move again (a barrier that never completes). */
+int emu_cta_turn(emu_cta *cta);
+/* Run all warps of an initialised CTA to completion (turns until done,
+   without the launch's progress limit). 0 or -1 (fault). */
 int emu_cta_run(emu_cta *cta);
 
 /* Each thread's stack (lane l at l*stack_bytes), allocated zeroed on the
@@ -460,6 +502,7 @@ static inline uint32_t emu_guard_mask(const emu_warp *w, const ptx_uop *u, uint3
 /* Count `u` as executed by the lanes of `mask` (one warp instruction). */
 static inline void emu_count_step(emu_warp *w, const ptx_uop *u, uint32_t mask)
 {
+    w->launch->idle_insns++;
     w->warp_insns++;
     w->thread_insns += (uint32_t)__builtin_popcount(mask);
     w->class_insns[ptx_opcode_class[u->op]]++;

@@ -12,6 +12,13 @@
 
 static inline uint32_t align16(uint32_t x) { return (x + 15u) & ~15u; }
 
+/* Stack bytes a call costs at least, frame or not: the return address
+   and frame link a GPU saves on the thread's stack, rounded to the
+   16-byte frame alignment.  Why: without it a function with no frame
+   (no locals, parameters or return values) recursed without bound, and
+   the warp's register and SIMT stacks grew until host memory ran out. */
+#define CALL_MIN_FRAME 16u
+
 static inline emu_simt *simt_top(emu_warp *w) { return &w->simt[w->simt_n - 1]; }
 
 static int simt_push(emu_warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
@@ -185,7 +192,8 @@ EMU_HANDLER(call)
     const emu_frame *cur = &w->frames[w->frame_n - 1];
     const ptx_func *cf = &mod->funcs[cur->func];
     uint32_t base = align16(w->local_top);
-    uint64_t top = (uint64_t)base + align16(f->frame_size);
+    uint32_t frame = align16(f->frame_size);
+    uint64_t top = (uint64_t)base + (frame > CALL_MIN_FRAME ? frame : CALL_MIN_FRAME);
     if (top > w->launch->stack_bytes)
         return emu_fault_at(w, u, __builtin_ctz(mask), EMU_FAULT_STACK,
                             "stack overflow in '%s', recursion depth %d, limit %u bytes "
@@ -197,7 +205,7 @@ EMU_HANDLER(call)
         .local_base = base, .simt_base = w->simt_n,
     };
     if (grow_regs(w, nf.reg_base + f->nregs, nf.pred_base + f->npreds) ||
-        (top > base && !emu_warp_local(w)) || push_frame(w, &nf)) {
+        (frame && !emu_warp_local(w)) || push_frame(w, &nf)) {
         frame_regs(w);
         return out_of_memory(w, u);
     }

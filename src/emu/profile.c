@@ -85,8 +85,12 @@ static int flush_cta(prof_build *pb, const emu_cta *cta)
     return 0;
 }
 
-/* Run one initialised CTA to completion, as emu_cta_run does, closing an
-   interval whenever a warp starts waiting at a barrier and when it ends. */
+/* Run one initialised CTA to completion, CTA after CTA and each warp until
+   it blocks, closing an interval whenever a warp starts waiting at a
+   barrier and when it ends.  A warp spinning on another warp or CTA never
+   blocks here: the launch's progress limit (and interrupt) is checked
+   every EMU_QUANTUM steps, so such a pre-run fails (no profile) instead
+   of hanging. */
 static int run_cta(prof_build *pb, emu_cta *cta)
 {
     uint32_t n = cta->nwarps;
@@ -97,8 +101,9 @@ static int run_cta(prof_build *pb, emu_cta *cta)
         bool all_done = true;
         for (uint32_t i = 0; i < n; i++) {
             emu_warp *w = &cta->warps[i];
-            while (w->state == EMU_W_READY) {
+            for (uint64_t k = 1; w->state == EMU_W_READY; k++) {
                 if (emu_warp_step(w, NULL)) return -1;
+                if (k % EMU_QUANTUM == 0 && emu_check_progress(w->launch, cta, 1)) return -1;
                 if (w->state == EMU_W_READY) continue;
                 if (close_interval(&pb->cur[i], w, &done[i], &mem_done[i])) return -2;
             }

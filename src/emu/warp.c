@@ -180,5 +180,6 @@ int emu_warp_step(emu_warp *w, emu_step_info *info)
         top = &w->simt[w->simt_n - 1];
         if (top->pc == top->rpc) emu_warp_reconverge(w);
     }
+    if (w->state == EMU_W_DONE) w->launch->idle_insns = 0;   /* progress */
     return rc;
 }

@@ -291,6 +291,10 @@ static const cfg_param params[] = {
     U64("watchdog_cycles", watchdog_cycles, "100000", "cycles", 1, 1e15,
         "no instruction retired for this long = deadlock, stop with a dump"),
     U64("max_cycles", max_cycles, "0", "cycles", 0, 1e18, "stop a kernel after this many; 0 = no limit"),
+    /* the default equals WS_DEFAULT_PROGRESS_LIMIT (warpsim.h) */
+    U64("progress_limit", progress_limit, "1000000000", "warp insns", 0, 1e18,
+        "warp instructions with no warp finishing and no barrier completing = hang, stop "
+        "with a dump; 0 = no limit"),
     U64("timeseries_interval", timeseries_interval, "0", "cycles", 0, 1e15,
         "sample the time series every this many cycles; 0 = off"),
     BOOL("skip_idle_cycles", skip_idle_cycles, "true",

@@ -13,8 +13,11 @@
 ** becoming readable, a pipe freeing, a reply arriving, room for a refused
 ** send) and accounts the skipped cycles as copies of the last one.  The deadlock
 ** watchdog stops a run in which no instruction issued or load returned for
-** `watchdog_cycles`.  Nothing here depends on wall-clock time or host
-** addresses: runs are deterministic.
+** `watchdog_cycles`; a launch whose warps keep issuing without any of them
+** finishing or passing a barrier (a spin that never ends) stops at its
+** progress limit with the same dump, and so does one interrupted by the
+** host.  Nothing here depends on wall-clock time or host addresses: runs
+** are deterministic.
 */
 #include "gpu.h"
 #include "../common/clock.h"
@@ -438,6 +441,37 @@ static void gpu_dump(gpu *g, const char *why, char *err, size_t errlen)
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_dump(g->sms[i], g->cycle, err, errlen);
 }
 
+/*
+** A launch that made no progress for its progress limit (emu_launch:
+** warp instructions with no warp finishing and no barrier completing),
+** or whose host asked it to stop: the watchdog's dump, kept as the
+** launch's fault so that the host API can tell a hang from a deadlock.
+*/
+static int gpu_check_stop(gpu *g, emu_launch *l, char *err, size_t errlen)
+{
+    emu_fault_kind kind;
+    char why[256];
+    if (l->interrupt && *l->interrupt) {
+        kind = EMU_FAULT_INTERRUPT;
+        snprintf(why, sizeof why, "interrupted (SIGINT)");
+    } else if (l->progress_limit && l->idle_insns >= l->progress_limit) {
+        kind = EMU_FAULT_HANG;
+        snprintf(why, sizeof why, "no progress: %" PRIu64 " warp instructions executed with "
+                 "no warp finishing and no barrier completing (progress_limit %" PRIu64
+                 "); the kernel never finishes (a busy loop, or a spin-wait nothing will "
+                 "end)", l->idle_insns, l->progress_limit);
+    } else {
+        return 0;
+    }
+    gpu_dump(g, why, err, errlen);
+    if (l->fault.kind == EMU_OK) {
+        l->fault.kind = kind;
+        snprintf(l->fault.msg, sizeof l->fault.msg, "kernel '%s': %s",
+                 l->mod->funcs[l->func].name, err);
+    }
+    return -1;
+}
+
 static bool gpu_all_idle(const gpu *g)
 {
     if (g->mem.in_flight(g->mem.impl)) return false;
@@ -521,6 +555,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
             gpu_dump(g, why, err, errlen);
             return -1;
         }
+        if (gpu_check_stop(g, k->l, err, errlen)) return -1;
         bool busy = gpu_step(g, st);
         bool freed = false;
         for (uint32_t i = 0; i < g->nsm; i++) {
