@@ -253,7 +253,8 @@ static void test_2d(void)
     CK(cudaMemcpy2DToArray(a, 0, 0, h, sizeof h[0], sizeof h[0], hgt, cudaMemcpyHostToDevice));
     float back[hgt][w];
     CK(cudaMemcpy2DFromArray(back, sizeof back[0], a, 0, 0, sizeof back[0], hgt, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < w * hgt; i++) check("2D array round trip", i, back[0][i], h[0][i]);
+    for (int y = 0; y < hgt; y++)   // (back[0][i] past row 0 is undefined: nvcc -O2 miscompiles it)
+        for (int x = 0; x < w; x++) check("2D array round trip", y * w + x, back[y][x], h[y][x]);
     int size[3] = { w, hgt, 1 };
     for (int mode = 0; mode < 4; mode++)
         for (int lin = 0; lin < 2; lin++) {
@@ -342,12 +343,12 @@ static void test_3d_and_layered(void)
 static void test_uchar4(void)
 {
     const int w = 8, hgt = 4;
-    uchar4 h[hgt][w], back[hgt][w];
+    uchar4 h[hgt * w], back[hgt * w];   // flat: h[0][i] past row 0 would be undefined
     float ref[4][hgt * w];
     for (int i = 0; i < w * hgt; i++) {
-        h[0][i] = make_uchar4(i * 7 % 256, 255 - i, i * 31 % 256, 128);
-        ref[0][i] = h[0][i].x / 255.0f; ref[1][i] = h[0][i].y / 255.0f;
-        ref[2][i] = h[0][i].z / 255.0f; ref[3][i] = h[0][i].w / 255.0f;
+        h[i] = make_uchar4(i * 7 % 256, 255 - i, i * 31 % 256, 128);
+        ref[0][i] = h[i].x / 255.0f; ref[1][i] = h[i].y / 255.0f;
+        ref[2][i] = h[i].z / 255.0f; ref[3][i] = h[i].w / 255.0f;
     }
     cudaChannelFormatDesc cd = cudaCreateChannelDesc<uchar4>();
     cudaArray_t a;
@@ -360,8 +361,8 @@ static void test_uchar4(void)
     k_u8elem<<<hgt, w>>>(t, du, w, hgt);
     CK(cudaMemcpy(back, du, sizeof back, cudaMemcpyDeviceToHost));
     for (int i = 0; i < w * hgt; i++)
-        check("uchar4 element", i, back[0][i].x + 256.0f * back[0][i].y + 65536.0f * back[0][i].z,
-              h[0][i].x + 256.0f * h[0][i].y + 65536.0f * h[0][i].z);
+        check("uchar4 element", i, back[i].x + 256.0f * back[i].y + 65536.0f * back[i].z,
+              h[i].x + 256.0f * h[i].y + 65536.0f * h[i].z);
     CK(cudaDestroyTextureObject(t));
     // normalised float, linear filtering, channel by channel
     cudaTextureDesc td = tex_desc(cudaAddressModeMirror, true, true, 0);
@@ -390,13 +391,13 @@ static void test_uchar4(void)
 static void test_surface(void)
 {
     const int w = 16, hgt = 3;
-    float h[hgt][w], out[hgt][w];
-    for (int i = 0; i < w * hgt; i++) h[0][i] = (float)i;
+    float h[hgt * w], out[hgt * w];
+    for (int i = 0; i < w * hgt; i++) h[i] = (float)i;
     cudaChannelFormatDesc cd = cudaCreateChannelDesc<float>();
     cudaArray_t a, b;
     CK(cudaMallocArray(&a, &cd, w, hgt, cudaArraySurfaceLoadStore));
     CK(cudaMallocArray(&b, &cd, w, hgt, cudaArraySurfaceLoadStore));
-    CK(cudaMemcpy2DToArray(a, 0, 0, h, sizeof h[0], sizeof h[0], hgt, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy2DToArray(a, 0, 0, h, w * sizeof h[0], w * sizeof h[0], hgt, cudaMemcpyHostToDevice));
     cudaResourceDesc rd = {};
     rd.resType = cudaResourceTypeArray;
     rd.res.array.array = a;
@@ -406,8 +407,8 @@ static void test_surface(void)
     CK(cudaCreateSurfaceObject(&sb, &rd));
     k_surf<<<hgt, w + 1>>>(sa, sb, w, hgt);
     CK(cudaGetLastError());
-    CK(cudaMemcpy2DFromArray(out, sizeof out[0], b, 0, 0, sizeof out[0], hgt, cudaMemcpyDeviceToHost));
-    for (int i = 0; i < w * hgt; i++) check("surf2Dread/write", i, out[0][i], 2.0f * h[0][i] + 1.0f);
+    CK(cudaMemcpy2DFromArray(out, w * sizeof out[0], b, 0, 0, w * sizeof out[0], hgt, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < w * hgt; i++) check("surf2Dread/write", i, out[i], 2.0f * h[i] + 1.0f);
     CK(cudaDestroySurfaceObject(sa));
     CK(cudaDestroySurfaceObject(sb));
     CK(cudaFreeArray(a));
