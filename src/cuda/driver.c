@@ -17,9 +17,10 @@
 /* A kernel fault poisons its context (`sticky`), as on a GPU.  A module
    loaded from memory keeps its PTX text until the file its messages cite
    is written (`path`, ptx_file.c). */
-struct CUctx_st { ws_ctx *ctx; struct CUctx_st *next; CUresult sticky; };
+/* A context owns its module handles (`mods`): destroying it frees them. */
+struct CUctx_st { ws_ctx *ctx; struct CUctx_st *next; CUresult sticky; struct CUmod_st *mods; };
 struct CUmod_st { ws_module *mod; struct CUctx_st *owner; struct CUfunc_st *funcs;
-                  char *ptx; char *path; };
+                  char *ptx; char *path; struct CUmod_st *next; };
 struct CUfunc_st { ws_kernel *k; char *name; struct CUmod_st *mod; struct CUfunc_st *next; };
 
 /* The API is process-global, so is its state (as in cudart_state.c). */
@@ -38,6 +39,34 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
    destroyed meanwhile reads as none (ctx_current). */
 static __thread struct CUctx_st *t_current;
 
+/* Free module handle `h` (its module too when `unload`: a context being
+   destroyed frees its modules itself). */
+static void mod_free(struct CUmod_st *h, bool unload)
+{
+    while (h->funcs) {
+        struct CUfunc_st *f = h->funcs;
+        h->funcs = f->next;
+        free(f->name);
+        free(f);
+    }
+    if (unload) ws_module_unload(h->mod);
+    free(h->ptx);
+    free(h->path);
+    free(h);
+}
+
+/* Destroy context `c` (already unlinked) with its module handles. */
+static void ctx_free(struct CUctx_st *c)
+{
+    while (c->mods) {
+        struct CUmod_st *h = c->mods;
+        c->mods = h->next;
+        mod_free(h, false);
+    }
+    ws_ctx_destroy(c->ctx);
+    free(c);
+}
+
 static void drv_exit(void)
 {
     WSC_LOCK();
@@ -48,8 +77,7 @@ static void drv_exit(void)
     while (d->ctxs) {
         struct CUctx_st *c = d->ctxs;
         d->ctxs = c->next;
-        ws_ctx_destroy(c->ctx);   /* modules go with it; handles leak by design */
-        free(c);
+        ctx_free(c);
     }
     wsc_stats_free(&d->stats);
     for (int i = 0; i < d->nhost; i++) free(d->host[i]);
@@ -320,8 +348,7 @@ WSD_API CUresult cuCtxDestroy(CUcontext c)
         if (*p == c) {
             *p = c->next;
             if (t_current == c) t_current = NULL;
-            ws_ctx_destroy(c->ctx);
-            free(c);
+            ctx_free(c);
             return CUDA_SUCCESS;
         }
     return CUDA_ERROR_INVALID_CONTEXT;
@@ -391,6 +418,10 @@ static CUresult mod_wrap(ws_module *m, CUmodule *out)
     if (!h) { ws_module_unload(m); return CUDA_ERROR_OUT_OF_MEMORY; }
     h->mod = m;
     h->owner = ctx_current(drv());
+    if (h->owner) {
+        h->next = h->owner->mods;
+        h->owner->mods = h;
+    }
     *out = h;
     return CUDA_SUCCESS;
 }
@@ -483,18 +514,18 @@ WSD_API CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned i
 WSD_API CUresult cuModuleUnload(CUmodule h)
 {
     WSC_LOCK();
-    if (!h) return CUDA_ERROR_INVALID_HANDLE;
-    while (h->funcs) {
-        struct CUfunc_st *f = h->funcs;
-        h->funcs = f->next;
-        free(f->name);
-        free(f);
-    }
-    ws_module_unload(h->mod);
-    free(h->ptx);
-    free(h->path);
-    free(h);
-    return CUDA_SUCCESS;
+    wsd_driver *d = drv();
+    if (!d || !h) return CUDA_ERROR_INVALID_HANDLE;
+    /* only a handle a live context owns: a second unload, or one after
+       its context was destroyed, is an error, not a double free */
+    for (struct CUctx_st *c = d->ctxs; c; c = c->next)
+        for (struct CUmod_st **p = &c->mods; *p; p = &(*p)->next)
+            if (*p == h) {
+                *p = h->next;
+                mod_free(h, true);
+                return CUDA_SUCCESS;
+            }
+    return CUDA_ERROR_INVALID_HANDLE;
 }
 
 WSD_API CUresult cuModuleGetFunction(CUfunction *out, CUmodule h, const char *name)

@@ -35,12 +35,12 @@ needs_cuda "$ws" "the benchmark triad"
 sets=()
 for i in $(seq 1 39); do sets+=(--set "l1d.ways=$((i % 4 + 1))"); done
 sets+=(--set l1d.ways=8)
-"$ws" bench run triad --size tiny --bin-dir "$tmp/bin" --quiet --stats-json "$tmp/s.json" \
+LD_PRELOAD="${WS_TEST_PRELOAD:-}" "$ws" bench run triad --size tiny --bin-dir "$tmp/bin" --quiet --stats-json "$tmp/s.json" \
   --timing-report "$tmp/report.txt" "${sets[@]}" >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 0 ] || fail "40 --set: exit $rc: $(tail -5 "$err")"
 grep -q "PASS" "$out" || fail "40 --set: no PASS: $(cat "$out")"
 grep -q "\"l1d.ways\": {\"value\": 8," "$tmp/report.txt" || fail "40 --set: the last --set did not apply"
 # --arch with three digits runs
-"$ws" bench run triad --size tiny --bin-dir "$tmp/bin" --quiet --arch sm_120 \
+LD_PRELOAD="${WS_TEST_PRELOAD:-}" "$ws" bench run triad --size tiny --bin-dir "$tmp/bin" --quiet --arch sm_120 \
   >"$out" 2>"$err" || fail "--arch sm_120: exit $?: $(tail -3 "$err")"
 exit $bad
