@@ -287,7 +287,7 @@ static void test_memsys_defaults(void **state)
     assert_int_equal(c.tRCD + c.tCL, 22);
     assert_int_equal(c.tRP + c.tRCD + c.tCL, 32);
     assert_int_equal(c.dram_banks, 4);
-    assert_int_equal(c.dram_queue, 64);           /* per controller, not per chip */
+    assert_int_equal(c.dram_queue, 128);
 }
 
 static void test_memsys_checks(void **state)
