@@ -691,7 +691,11 @@ static int build_base(gpu_config *c, const char *config, gpu_origins *o, char *w
     if (strchr(config, '/') || strchr(config, '.')) {
         o->file = config;
         if (gpu_config_load_file_at(c, config, o, warn, warnlen, err, errlen)) return -1;
-        const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+        /* the file and its folder: GPGPU-Sim's configs are all called
+           gpgpusim.config, their folder names the machine */
+        const char *base = config + strlen(config);
+        for (int slashes = 0; base > config; base--)
+            if (base[-1] == '/' && ++slashes == 2) break;
         snprintf(c->preset, sizeof c->preset, "%s", base);
         return 0;
     }
