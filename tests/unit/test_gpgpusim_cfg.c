@@ -299,6 +299,32 @@ static void test_value_dependent_options(void **state)
     }
 }
 
+/* The Volta and Ampere presets are what their GPGPU-Sim files map to,
+   every parameter. */
+static void test_presets_equal_their_files(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        { "qv100", "configs/gpgpusim/SM7_QV100/gpgpusim.config" },
+        { "rtx3070", "configs/gpgpusim/SM86_RTX3070/gpgpusim.config" },
+    };
+    gpu_config p, f;
+    char *warn = malloc(WARN_MAX), err[1024], a[512], b[512];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(gpu_config_build(&p, pairs[i][0], NULL, warn, WARN_MAX, err,
+                                          sizeof err), 0);
+        build(&f, pairs[i][1], warn);
+        for (uint32_t k = 0; gpu_config_key(k); k++) {
+            gpu_config_get(&p, gpu_config_key(k), a, sizeof a);
+            gpu_config_get(&f, gpu_config_key(k), b, sizeof b);
+            if (strcmp(a, b)) fprintf(stderr, "%s: %s = %s, file %s\n", pairs[i][0],
+                                      gpu_config_key(k), a, b);
+            assert_string_equal(a, b);
+        }
+    }
+    free(warn);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_gtx480_every_option_named_once),
         cmocka_unit_test(test_tested_configs_load),
         cmocka_unit_test(test_value_dependent_options),
+        cmocka_unit_test(test_presets_equal_their_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
