@@ -21,7 +21,10 @@ static int gs_u32(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char
     uint32_t x;
     (void)st;
     if (!gs_num(v, &x)) return gs_bad(row->opt, v, "a non-negative integer", err, errlen);
-    return gs_setf(c, row->arg, row->opt, x, err, errlen);
+    if (gs_setf(c, row->arg, row->opt, x, err, errlen)) return GPU_GS_ERROR;
+    if (!row->why) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s [%s]", row->opt, row->why);   /* mapped, approximated */
+    return GPU_GS_PARTIAL;
 }
 
 /* An option whose value `arg` is what warpsim always does (so it maps);
@@ -96,6 +99,7 @@ static int gs_network(gpu_config *c, gpu_gs_state *st, const gs_row *row, const 
 
 #define MAP(o, fn, arg)  { o, fn, arg, NULL }
 #define NUM(o, key)      { o, gs_u32, key, NULL }
+#define NUMA(o, key, why) { o, gs_u32, key, why }   /* mapped, approximated: why */
 #define SAME(o, v, why)  { o, gs_match, v, why }
 #define NONE(o, why)     { o, NULL, NULL, why }
 
@@ -224,8 +228,8 @@ static const gs_row rows[] = {
     MAP("-network_mode", gs_network, NULL),
     NONE("-inter_config_file", "booksim network configuration (.icnt file)"),
     NUM("-icnt_flit_size", "icnt_flit_bytes"),
-    NUM("-icnt_in_buffer_limit", "icnt_in_buffer"),
-    NUM("-icnt_out_buffer_limit", "icnt_out_buffer"),
+    NUMA("-icnt_in_buffer_limit", "icnt_in_buffer", "packets there, flits here"),
+    NUMA("-icnt_out_buffer_limit", "icnt_out_buffer", "packets there, flits here"),
     /* warpsim has a request and a reply network */
     SAME("-icnt_subnets", "2", "requests and replies sharing one network"),
     /* 0 round robin, 1 iSLIP (local_interconnect.cc); warpsim is round robin */
@@ -238,8 +242,10 @@ static const gs_row rows[] = {
     NUM("-gpgpu_n_sub_partition_per_mchannel", "n_sub_per_mem"),
     MAP("-gpgpu_dram_partition_queues", gs_partition_queues, NULL),
     /* ROP latency: the fixed delay of a request entering the L2 [I] */
-    NUM("-gpgpu_l2_rop_latency", "l2.hit_latency"),
-    NUM("-rop_latency", "l2.hit_latency"),
+    NUMA("-gpgpu_l2_rop_latency", "l2.hit_latency", "a delay before each L2 lookup "
+         "there, before each L2 reply here"),
+    NUMA("-rop_latency", "l2.hit_latency", "a delay before each L2 lookup there, "
+         "before each L2 reply here"),
     NONE("-gpgpu_perf_sim_memcpy", "cudaMemcpy'd data placed in the L2 before kernels run"),
     SAME("-gpgpu_memory_partition_indexing", "0", "hashed address-to-partition mapping"),
     NONE("-l2_ideal", "every L2 access hits"),
