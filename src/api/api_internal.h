@@ -61,7 +61,7 @@ struct ws_ctx {
     gpu_kernel_stats *kstats;  /* one per timed launch, in order */
     uint32_t nkstats, cap_kstats;
     char *report_json, *timeseries;  /* copies of the options' paths */
-    char warn[2048];
+    char warn[16384];
     /* the policies cfg names resolve in, when plug-ins were given (NULL =
        built-ins); freed last, after every policy instance of gpu */
     struct ws_registry *registry;

@@ -50,7 +50,7 @@ ws_status ws_options_check(const ws_options *opts, uint32_t *num_sms, double *co
     ws_status st = ws__registry_open(opts->plugins, &reg, e, sizeof e);
     if (st == WS_OK && opts->timing) {
         gpu_config c;
-        char w[2048];
+        char w[16384];   /* a GPGPU-Sim file names every option */
         if (gpu_config_build_in(&c, reg, opts->config, opts->settings, w, sizeof w, e, sizeof e)) {
             what = "timing configuration: ";   /* as ws_ctx_create2 says it */
             st = WS_ERR_INVALID;

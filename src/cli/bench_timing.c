@@ -125,7 +125,7 @@ int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char 
                          int nnames, const char *const *defaults, bench_manifest *m,
                          const bench_entry **list, int max, int *n)
 {
-    char warn[2048], err[2048];
+    char warn[16384], err[2048];   /* a GPGPU-Sim file names every option */
     q->sets[q->nsets] = NULL;
     ws_options o = { .timing = 1, .config = q->config, .settings = q->sets,
                      .plugins = q->plugins };

@@ -176,7 +176,7 @@ static int bench_check_exec(const bench_cli *c)
         else if (strcmp(f, "--set") == 0) { o.timing = true; sets[n++] = c->exec_opts[++i]; }
     }
     o.settings = sets;
-    char warn[2048], err[2048];
+    char warn[16384], err[2048];   /* a GPGPU-Sim file names every option */
     int rc = 0;
     if ((o.timing || o.plugins[0])
         && ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err) != WS_OK) {

@@ -60,7 +60,8 @@ static int config_show(int argc, char **argv)
     }
     sets[nsets] = NULL;
     gpu_config c;
-    char warn[2048], err[2048];
+    static char warn[16384];   /* a GPGPU-Sim file's warning names every option */
+    char err[2048];
     if (gpu_config_build(&c, source, sets, warn, sizeof warn, err, sizeof err)) {
         cli_error("config show", "%s", err);
         return CLI_EXIT_USAGE;

@@ -188,7 +188,7 @@ static bool export_timing(exec_timing *t)
     if (!t->on && !t->plugins[0]) return true;
     ws_options o = { .timing = t->on, .config = t->config, .settings = t->sets,
                      .plugins = t->plugins };
-    char warn[2048], err[2048];
+    char warn[16384], err[2048];   /* a GPGPU-Sim file names every option */
     if (ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, sizeof err) != WS_OK) {
         cli_error("exec", "%s", err);
         return false;

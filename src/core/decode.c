@@ -94,8 +94,10 @@ static void decode_alu(const ptx_uop *u, const gpu_config *cfg, core_uinfo *ui)
         opc = is_div ? GPU_OPC_INT_DIV : decode_is_int_mul(u->op) ? GPU_OPC_INT_MUL : GPU_OPC_INT;
         unit = GPU_UNIT_INT;
     }
-    /* a unit kind the machine lacks is done by the SP pipes */
-    if (cfg->units[unit] == 0) unit = GPU_UNIT_SP;
+    /* a unit kind the machine lacks is done by the SP pipes, except FP64,
+       which GPGPU-Sim's Fermi configs (no DP units) run on the SFUs */
+    if (cfg->units[unit] == 0)
+        unit = unit == GPU_UNIT_DP && cfg->units[GPU_UNIT_SFU] ? GPU_UNIT_SFU : GPU_UNIT_SP;
     ui->unit = (uint8_t)unit;
     ui->latency = (uint16_t)(cfg->op[opc].latency ? cfg->op[opc].latency : 1);
     ui->interval = (uint16_t)(cfg->op[opc].interval ? cfg->op[opc].interval : 1);

@@ -141,7 +141,7 @@ static void timing_read(wsc_config *c)
     c->settings[n] = NULL;
     if (!c->timing && !c->plugins[0]) return;
     ws_options o = wsc_config_options(c);
-    char warn[2048] = "", err[1024] = "";
+    char warn[16384] = "", err[1024] = "";   /* a GPGPU-Sim file names every option */
     uint32_t sms = 0;
     double mhz = 0.0;
     if (ws_options_check(&o, &sms, &mhz, warn, sizeof warn, err, sizeof err) != WS_OK) {

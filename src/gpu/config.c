@@ -51,7 +51,7 @@ static const char *const l1_owner_names[] = { "last", "alloc", NULL };
 
 #define CACHE(c, fld, S, W, L, WB, M, MG, MQ, LAT, what)                                \
     U32(c ".sets", fld.sets, S, "sets", 1, 65536, what ": number of sets"),             \
-    U32(c ".ways", fld.ways, W, "ways", 1, 256, what ": associativity"),                \
+    U32(c ".ways", fld.ways, W, "ways", 1, 4096, what ": associativity"),                \
     U32(c ".line_bytes", fld.line_bytes, L, "bytes", 16, 4096,                          \
         what ": line size (power of two)"),                                              \
     BOOL(c ".write_back", fld.write_back, WB,                                            \
@@ -135,8 +135,12 @@ static const cfg_param params[] = {
     /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
     U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
     U32("units.sfu", units[GPU_UNIT_SFU], "1", "units", 1, 64, "SFU units per SM"),
-    U32("units.dp", units[GPU_UNIT_DP], "1", "units", 1, 64, "FP64 units per SM"),
-    U32("units.int", units[GPU_UNIT_INT], "1", "units", 1, 64, "integer units per SM"),
+    /* 0 as in GPGPU-Sim's Fermi configs: FP64 on the SFU pipes, integer
+       ops on the SP pipes (shader.cc's issue rules) */
+    U32("units.dp", units[GPU_UNIT_DP], "1", "units", 0, 64,
+        "FP64 units per SM (0 = FP64 runs on the SFU units, at the FP64 timing)"),
+    U32("units.int", units[GPU_UNIT_INT], "1", "units", 0, 64,
+        "integer units per SM (0 = integer ops run on the SP units)"),
     U32("units.ldst", units[GPU_UNIT_LDST], "1", "units", 1, 64, "load/store units per SM"),
 
     /* operation timing: [G] latencies int 4,13,4,5,145 fp 4,13,4,5,39
@@ -539,16 +543,22 @@ static int apply_setting(gpu_config *c, const char *setting, char *notes, size_t
     memcpy(key, setting, (size_t)(eq - setting));
     key[eq - setting] = '\0';
     if (key[0] != '-') return gpu_config_set(c, key, eq + 1, err, errlen);
-    int r = gpu_gpgpusim_apply(c, key, eq + 1, err, errlen);
+    int r = gpu_gpgpusim_apply(c, NULL, key, eq + 1, err, errlen);
     if (r == GPU_GS_ERROR) return -1;
     if (r == GPU_GS_PARTIAL) {
         if (notes) gpu_config_list_add(notes, noteslen, err);
         err[0] = '\0';
         return 0;
     }
+    if (r == GPU_GS_IGNORED) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, errlen, "GPGPU-Sim option %s is not modelled by warpsim (it would "
+                 "change: %s)", key, why);
+        return -1;
+    }
     if (r != GPU_GS_APPLIED) {
-        snprintf(err, errlen, "GPGPU-Sim option %s is %s by warpsim", key,
-                 r == GPU_GS_IGNORED ? "not modelled" : "not known");
+        snprintf(err, errlen, "GPGPU-Sim option %s is not known by warpsim", key);
         return -1;
     }
     return 0;
@@ -685,7 +695,11 @@ static int build_base(gpu_config *c, const char *config, gpu_origins *o, char *w
     if (strchr(config, '/') || strchr(config, '.')) {
         o->file = config;
         if (gpu_config_load_file_at(c, config, o, warn, warnlen, err, errlen)) return -1;
-        const char *base = strrchr(config, '/') ? strrchr(config, '/') + 1 : config;
+        /* the file and its folder: GPGPU-Sim's configs are all called
+           gpgpusim.config, their folder names the machine */
+        const char *base = config + strlen(config);
+        for (int slashes = 0; base > config; base--)
+            if (base[-1] == '/' && ++slashes == 2) break;
         snprintf(c->preset, sizeof c->preset, "%s", base);
         return 0;
     }
@@ -718,7 +732,7 @@ int gpu_config_build_in(gpu_config *c, const struct ws_registry *registry, const
     }
     if (rc == 0 && notes[0] && warn && warnlen) {
         size_t n = strlen(warn);
-        snprintf(warn + n, warnlen - n, "%sGPGPU-Sim letters without a counterpart: %s",
+        snprintf(warn + n, warnlen - n, "%sGPGPU-Sim values approximated: %s",
                  n ? "; " : "", notes);
     }
     /* set last: the defaults and a preset start from a cleared struct */

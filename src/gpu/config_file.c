@@ -77,10 +77,15 @@ static char *read_text(const char *path, char *err, size_t errlen)
 }
 
 /* What a config file's GPGPU-Sim lines did not use: options warpsim does
-   not model, options it does not know, and parts of values (cache letters)
-   without a counterpart.  Reported as one warning line. */
+   not model (each with what it would have changed), options it does not
+   know, and values it approximates.  Reported as one warning line. */
+#define GS_MAX_IGNORED 256
+
 typedef struct unused_lists {
-    char ignored[2048], unknown[2048], partial[2048];
+    struct { char opt[64], why[1024]; } ign[GS_MAX_IGNORED];
+    uint32_t n_ign;
+    char unknown[4096], partial[8192];
+    gpu_gs_state gs;              /* the file's GPGPU-Sim translation state */
 } unused_lists;
 
 /* One GPGPU-Sim line "-option value"; records what was not used. */
@@ -90,10 +95,17 @@ static int file_gpgpusim_line(gpu_config *c, char *line, unused_lists *u, char *
     char *v = line + strcspn(line, " \t");
     if (*v) *v++ = '\0';
     v = trim(v);
-    int r = gpu_gpgpusim_apply(c, line, v, err, errlen);
-    if (r == GPU_GS_IGNORED) gpu_config_list_add(u->ignored, sizeof u->ignored, line);
-    else if (r == GPU_GS_UNKNOWN) gpu_config_list_add(u->unknown, sizeof u->unknown, line);
-    else if (r == GPU_GS_PARTIAL) gpu_config_list_add(u->partial, sizeof u->partial, err);
+    int r = gpu_gpgpusim_apply(c, &u->gs, line, v, err, errlen);
+    if (r == GPU_GS_IGNORED && u->n_ign < GS_MAX_IGNORED) {
+        snprintf(u->ign[u->n_ign].opt, sizeof u->ign[0].opt, "%s", line);
+        snprintf(u->ign[u->n_ign].why, sizeof u->ign[0].why, "%s", err);
+        u->n_ign++;
+    } else if (r == GPU_GS_UNKNOWN) {
+        gpu_config_list_add(u->unknown, sizeof u->unknown, line);
+    } else if (r == GPU_GS_PARTIAL) {
+        gpu_config_list_add(u->partial, sizeof u->partial, err);
+    }
+    err[0] = r == GPU_GS_ERROR ? err[0] : '\0';
     return r == GPU_GS_ERROR ? -1 : 0;
 }
 
@@ -151,19 +163,44 @@ static int next_line(char **pos, char **line, unsigned *lines, char *err, size_t
     return 0;
 }
 
+/* Append to `out` the options not modelled, grouped by what they would
+   have changed: "-a, -b (why); -c (why2)", each option named once. */
+static void ignored_text(const unused_lists *u, char *out, size_t len)
+{
+    size_t n = strlen(out);
+    bool done[GS_MAX_IGNORED] = { false };
+    for (uint32_t i = 0; i < u->n_ign && n < len; i++) {
+        if (done[i]) continue;
+        n += (size_t)snprintf(out + n, len - n, "%s%s", i ? "; " : "", u->ign[i].opt);
+        for (uint32_t j = i + 1; j < u->n_ign && n < len; j++) {
+            if (done[j] || strcmp(u->ign[i].why, u->ign[j].why)) continue;
+            bool dup = false;   /* an option given twice is named once */
+            for (uint32_t k = i; k < j && !dup; k++)
+                dup = (k == i || done[k]) && !strcmp(u->ign[k].opt, u->ign[j].opt);
+            done[j] = true;
+            if (!dup) n += (size_t)snprintf(out + n, len - n, ", %s", u->ign[j].opt);
+        }
+        if (n < len) n += (size_t)snprintf(out + n, len - n, " (%s)", u->ign[i].why);
+    }
+}
+
 /* The one warning of what the file's GPGPU-Sim lines did not use. */
 static void unused_warning(const char *path, const unused_lists *u, char *warn, size_t warnlen)
 {
-    if (!warn || !warnlen || !(u->ignored[0] || u->unknown[0] || u->partial[0])) return;
-    snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:%s%s%s%s%s%s%s", path,
-             u->ignored[0] ? " not modelled by warpsim: " : "", u->ignored,
-             u->ignored[0] && u->unknown[0] ? ";" : "", u->unknown[0] ? " unknown: " : "",
-             u->unknown, (u->ignored[0] || u->unknown[0]) && u->partial[0] ? ";" : "",
-             u->partial[0] ? " letters without a counterpart: " : "");
-    if (u->partial[0]) {
+    if (!warn || !warnlen || !(u->n_ign || u->unknown[0] || u->partial[0])) return;
+    snprintf(warn, warnlen, "%s: GPGPU-Sim options not used:", path);
+    if (u->n_ign) {
         size_t n = strlen(warn);
-        snprintf(warn + n, warnlen - n, "%s", u->partial);
+        snprintf(warn + n, warnlen - n, " not modelled by warpsim (what each would change): ");
+        ignored_text(u, warn, warnlen);
     }
+    size_t n = strlen(warn);
+    if (u->unknown[0])
+        n += (size_t)snprintf(warn + n, warnlen - n, "%s unknown: %s", u->n_ign ? ";" : "",
+                              u->unknown);
+    if (u->partial[0] && n < warnlen)
+        snprintf(warn + n, warnlen - n, "%s approximated: %s",
+                 u->n_ign || u->unknown[0] ? ";" : "", u->partial);
 }
 
 int gpu_config_load_file_at(gpu_config *c, const char *path, gpu_origins *o, char *warn,
@@ -178,6 +215,7 @@ int gpu_config_load_file_at(gpu_config *c, const char *path, gpu_origins *o, cha
     unsigned lineno = 1, nlines;
     int rc = u && before ? 0 : -1;
     if (rc) snprintf(err, errlen, "%s: out of memory", path);
+    else gpu_gs_state_init(&u->gs);
     while (rc == 0 && *pos) {
         *before = *c;
         if (next_line(&pos, &line, &nlines, e, sizeof e) != 0

@@ -22,16 +22,32 @@ extern const gpu_preset gpu_presets[];
 /* Outcome of translating one GPGPU-Sim option. */
 enum {
     GPU_GS_APPLIED = 0,   /* translated into our parameters */
-    GPU_GS_IGNORED,       /* a GPGPU-Sim option warpsim knows but does not model */
+    GPU_GS_IGNORED,       /* a GPGPU-Sim option (or value) warpsim knows but does not
+                             model: err says what it would have changed */
     GPU_GS_UNKNOWN,       /* not a GPGPU-Sim option we know */
     GPU_GS_ERROR,         /* known, but the value is bad: message in err */
     GPU_GS_PARTIAL        /* applied, but parts of the value (cache letters) have no
                              counterpart: err names them, for the one warning */
 };
 
-/* Apply GPGPU-Sim option `opt` (with its leading '-') = `value`. */
-int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *value,
+/* What the translation of one file remembers between its lines: GPGPU-Sim
+   combines some options after reading them all, so their order in a file
+   does not matter (the DRAM bus is -gpgpu_dram_buswidth per chip times
+   -gpgpu_n_mem_per_ctrlr chips).  Starts at GPGPU-Sim's own defaults. */
+typedef struct gpu_gs_state {
+    uint32_t dram_chip_bytes;   /* -gpgpu_dram_buswidth (default 4) */
+    uint32_t dram_chips;        /* -gpgpu_n_mem_per_ctrlr (default 1) */
+} gpu_gs_state;
+
+void gpu_gs_state_init(gpu_gs_state *st);
+
+/* Apply GPGPU-Sim option `opt` (with its leading '-') = `value` (gpgpusim_map.c).
+   `st` is the file's state (NULL: GPGPU-Sim's defaults).  GPU_GS_IGNORED
+   leaves in `err` what the option would have changed. */
+int gpu_gpgpusim_apply(gpu_config *c, gpu_gs_state *st, const char *opt, const char *value,
                        char *err, size_t errlen);
+/* Name of the i-th GPGPU-Sim option of the table, NULL past the end. */
+const char *gpu_gpgpusim_option(uint32_t i);
 
 /* ---- where each parameter got its value (config.c, config_file.c) ---- */
 

@@ -1,57 +1,17 @@
 /*
-** gpgpusim.c -- GPGPU-Sim option names (gpgpusim.config) translated to
-** warpsim parameters, for the subset both simulators share, so an
-** existing config file runs.  Options GPGPU-Sim has but warpsim does not
-** model are "ignored" and unknown ones "unknown": config.c lists both in
-** one warning, never silently.
+** gpgpusim.c -- the values of GPGPU-Sim options (gpgpusim.config): cache
+** strings, schedulers, latency lists, clocks, the DRAM timing string, and
+** how each becomes warpsim parameters.  Which option goes to which handler,
+** and what the options warpsim does not model would have changed, is the
+** table in gpgpusim_map.c.
 */
-#include "config_int.h"
+#include "gpgpusim_int.h"
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* GPGPU-Sim options we know and deliberately do not model (yet): the
-   operand collector, parts of the memory system below L1 (the extra fixed
-   DRAM latency, return queues, the booksim network file), power, PTX
-   handling. */
-static const char *const ignored_options[] = {
-    "-gpgpu_operand_collector_num_units_sp", "-gpgpu_operand_collector_num_units_sfu",
-    "-gpgpu_operand_collector_num_units_mem", "-gpgpu_operand_collector_num_units_gen",
-    "-gpgpu_operand_collector_num_units_dp", "-gpgpu_operand_collector_num_units_int",
-    "-gpgpu_operand_collector_num_in_ports_sp", "-gpgpu_operand_collector_num_in_ports_sfu",
-    "-gpgpu_operand_collector_num_in_ports_mem", "-gpgpu_operand_collector_num_in_ports_gen",
-    "-gpgpu_operand_collector_num_out_ports_sp", "-gpgpu_operand_collector_num_out_ports_sfu",
-    "-gpgpu_operand_collector_num_out_ports_mem", "-gpgpu_operand_collector_num_out_ports_gen",
-    "-gpgpu_num_reg_banks", "-gpgpu_reg_bank_use_warp_id", "-gpgpu_pipeline_widths",
-    "-gpgpu_dual_issue_diff_exec_units", "-gpgpu_num_mem_units",
-    "-gpgpu_cache:il1", "-gpgpu_cache:dl2_texture_only",
-    "-gpgpu_cache:dl1PrefL1", "-gpgpu_cache:dl1PrefShared",
-    "-gpgpu_shmem_size_PrefL1", "-gpgpu_shmem_size_PrefShared", "-gpgpu_shmem_warp_parts",
-    "-gpgpu_coalesce_arch", "-gpgpu_n_mem_per_ctrlr", "-gpgpu_mem_address_mask",
-    "-gpgpu_dram_return_queue_size", "-dram_latency", "-gpgpu_memlatency_stat", "-network_mode",
-    "-inter_config_file", "-gpgpu_simd_model", "-gpgpu_runtime_stat", "-visualizer_enabled",
-    "-gpuwattch_xml_file", "-power_simulation_enabled", "-power_trace_enabled",
-    "-power_per_cycle_dump", "-gpgpu_ptx_force_max_capability",
-    "-gpgpu_ptx_convert_to_ptxplus", "-gpgpu_ptx_save_converted_ptxplus",
-    "-gpgpu_stack_size_limit", "-gpgpu_heap_size_limit", "-gpgpu_runtime_sync_depth_limit",
-    "-gpgpu_runtime_pending_launch_count_limit", "-gpgpu_kernel_launch_latency",
-    "-gpgpu_TB_launch_latency", "-gpgpu_max_concurrent_kernel", "-gpgpu_perfect_mem",
-    "-gpgpu_flush_l1_cache", "-gpgpu_flush_l2_cache", "-gpgpu_deadlock_detect",
-    "-gpgpu_max_insn", "-gpgpu_max_cta", "-gpgpu_ptx_instruction_classification",
-    "-gpgpu_ptx_sim_mode", "-gpgpu_ignore_resources_limitation", "-gpgpu_l2_read_ratio",
-    "-gpgpu_adaptive_cache_config", "-gpgpu_unified_l1d_size", "-gpgpu_l1_banks",
-    "-gpgpu_l1_cache_write_ratio",
-    "-gpgpu_shader_cta_thread_limit", "-gpgpu_occupancy_sm_number", "-save_embedded_ptx",
-    "-enable_ptx_file_line_stats", "-ptx_opcode_latency_tensor",
-    "-ptx_opcode_initiation_tensor", "-gpgpu_num_tensor_core_units", "-gpgpu_tensor_core_avail",
-    "-gpgpu_concurrent_kernel_sm", "-gpgpu_sub_core_model", "-gpgpu_enable_specialized_operand_collector",
-    "-gpgpu_stat_sampling_freq", "-gpgpu_clock_gated_lanes", "-gpgpu_clock_gated_reg_file",
-    "-gpgpu_perf_sim_memcpy", "-gpgpu_local_mem_map", "-gpgpu_shmem_limited_broadcast",
-    "-gpgpu_mem_unit_ports", "-gpgpu_fill_entire_line_on_clean", NULL
-};
-
 /* Parse a whole unsigned decimal number; false on junk. */
-static bool num(const char *s, uint32_t *out)
+bool gs_num(const char *s, uint32_t *out)
 {
     char *end;
     while (isspace((unsigned char)*s)) s++;
@@ -64,7 +24,7 @@ static bool num(const char *s, uint32_t *out)
 }
 
 /* Split `v` at `sep` into at most `max` fields (copied into `buf`). */
-static int split(const char *v, char sep, char *buf, size_t len, char **f, int max)
+int gs_split(const char *v, char sep, char *buf, size_t len, char **f, int max)
 {
     snprintf(buf, len, "%s", v);
     int n = 0;
@@ -79,8 +39,8 @@ static int split(const char *v, char sep, char *buf, size_t len, char **f, int m
 }
 
 /* set("key", "%u", x) through the table, so bounds are checked there. */
-static int setf(gpu_config *c, const char *key, const char *opt, uint32_t x, char *err,
-                size_t errlen)
+int gs_setf(gpu_config *c, const char *key, const char *opt, uint32_t x, char *err,
+            size_t errlen)
 {
     char v[32], e[512];
     snprintf(v, sizeof v, "%u", x);
@@ -89,7 +49,7 @@ static int setf(gpu_config *c, const char *key, const char *opt, uint32_t x, cha
     return GPU_GS_ERROR;
 }
 
-static int bad(const char *opt, const char *v, const char *want, char *err, size_t errlen)
+int gs_bad(const char *opt, const char *v, const char *want, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s '%s': expected %s", opt, v, want);
     return GPU_GS_ERROR;
@@ -142,7 +102,7 @@ static int cache_letters(gpu_config *c, const char *cache, const char *opt, cons
                          char *note, size_t notelen, char *err, size_t errlen)
 {
     char buf[64], *f[6], set[96];
-    int n = split(grp, ':', buf, sizeof buf, f, 6);
+    int n = gs_split(grp, ':', buf, sizeof buf, f, 6);
     if (n < 4 || n > 5) {
         snprintf(err, errlen, "%s: policy group '%s': expected rep:write:alloc:write_alloc"
                  "[:index] (e.g. L:T:m:N)", opt, grp);
@@ -176,31 +136,38 @@ static int cache_letters(gpu_config *c, const char *cache, const char *opt, cons
     return gpu_config_apply(c, set, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
 }
 
-static int cache_option(gpu_config *c, const char *cache, const char *opt, const char *v,
-                        char *err, size_t errlen)
+int gs_cache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+             size_t errlen)
 {
+    const char *cache = row->arg, *opt = row->opt;
+    (void)st;
     char buf[256], gbuf[256], *grp[8], *geo[4], key[64], note[512] = "";
     if (strcmp(v, "none") == 0) {
         snprintf(key, sizeof key, "%s.enabled=false", cache);
         return gpu_config_apply(c, key, err, errlen) ? GPU_GS_ERROR : GPU_GS_APPLIED;
     }
-    int ng = split(v, ',', buf, sizeof buf, grp, 8);
-    int nf = split(grp[0], ':', gbuf, sizeof gbuf, geo, 4);
+    int ng = gs_split(v, ',', buf, sizeof buf, grp, 8);
+    int nf = gs_split(grp[0], ':', gbuf, sizeof gbuf, geo, 4);
     int g0 = nf == 4 && isalpha((unsigned char)geo[0][0]) ? 1 : 0;   /* N: / S: prefix */
+    if (g0 && strcmp(geo[0], "N") && strcmp(geo[0], "S"))
+        return gs_bad(opt, v, "N: (normal) or S: (sectored) before the geometry", err, errlen);
+    /* GPGPU-Sim 4's sectored caches move 32 B sectors: a miss fetches
+       only the sectors it needs; warpsim's lines are whole */
+    if (g0 && geo[0][0] == 'S') note_add(note, sizeof note, 'S', "sectored, modelled as whole lines");
     uint32_t sets, line, ways, mshr = 0, merge = 0, mq = 0;
-    if (nf - g0 != 3 || !num(geo[g0], &sets) || !num(geo[g0 + 1], &line)
-        || !num(geo[g0 + 2], &ways))
-        return bad(opt, v, "[N:]sets:line:ways,... (e.g. 32:128:4,L:L:m:N,A:32:8,8)", err, errlen);
+    if (nf - g0 != 3 || !gs_num(geo[g0], &sets) || !gs_num(geo[g0 + 1], &line)
+        || !gs_num(geo[g0 + 2], &ways))
+        return gs_bad(opt, v, "[N:]sets:line:ways,... (e.g. 32:128:4,L:L:m:N,A:32:8,8)", err, errlen);
     if (ng >= 3) {
         char mbuf[64], *m[4];
-        if (split(grp[2], ':', mbuf, sizeof mbuf, m, 4) < 3 || !num(m[1], &mshr)
-            || !num(m[2], &merge))
-            return bad(opt, v, "an MSHR group like A:32:8 (type:entries:merge)", err, errlen);
+        if (gs_split(grp[2], ':', mbuf, sizeof mbuf, m, 4) < 3 || !gs_num(m[1], &mshr)
+            || !gs_num(m[2], &merge))
+            return gs_bad(opt, v, "an MSHR group like A:32:8 (type:entries:merge)", err, errlen);
     }
     if (ng >= 4) {
         char qbuf[64], *q[4];
-        split(grp[3], ':', qbuf, sizeof qbuf, q, 4);
-        if (!num(q[0], &mq)) return bad(opt, v, "a miss-queue size after the MSHR group", err, errlen);
+        gs_split(grp[3], ':', qbuf, sizeof qbuf, q, 4);
+        if (!gs_num(q[0], &mq)) return gs_bad(opt, v, "a miss-queue size after the MSHR group", err, errlen);
     }
     const char *fields[] = { "sets", "line_bytes", "ways", "mshr_entries", "mshr_merge",
                              "miss_queue" };
@@ -208,7 +175,7 @@ static int cache_option(gpu_config *c, const char *cache, const char *opt, const
     for (int i = 0; i < 6; i++) {
         if (i >= 3 && !vals[i]) continue;   /* group absent: keep ours */
         snprintf(key, sizeof key, "%s.%s", cache, fields[i]);
-        if (setf(c, key, opt, vals[i], err, errlen) != GPU_GS_APPLIED) return GPU_GS_ERROR;
+        if (gs_setf(c, key, opt, vals[i], err, errlen) != GPU_GS_APPLIED) return GPU_GS_ERROR;
     }
     snprintf(key, sizeof key, "%s.enabled=true", cache);
     gpu_config_apply(c, key, err, errlen);
@@ -224,30 +191,32 @@ static int cache_option(gpu_config *c, const char *cache, const char *opt, const
 /* ------------------------------------------------------------------ */
 
 /* lrr | gto | old | two_level_active:N:inner:outer | warp_limiting:type:N */
-static int scheduler_option(gpu_config *c, const char *opt, const char *v, char *err,
-                            size_t errlen)
+int gs_scheduler(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+                 size_t errlen)
 {
+    const char *opt = row->opt;
+    (void)st;
     char buf[128], *f[5], params[128] = "";
     const char *name = NULL;
-    int n = split(v, ':', buf, sizeof buf, f, 5);
+    int n = gs_split(v, ':', buf, sizeof buf, f, 5);
     uint32_t a, b, d;
     if (n == 1 && (strcmp(f[0], "lrr") == 0 || strcmp(f[0], "gto") == 0)) name = f[0];
     else if (n == 1 && strcmp(f[0], "old") == 0) name = "oldest";
     else if (strcmp(f[0], "two_level_active") == 0) {
-        if (n != 4 || !num(f[1], &a) || !num(f[2], &b) || !num(f[3], &d))
-            return bad(opt, v, "two_level_active:ACTIVE:INNER:OUTER", err, errlen);
+        if (n != 4 || !gs_num(f[1], &a) || !gs_num(f[2], &b) || !gs_num(f[3], &d))
+            return gs_bad(opt, v, "two_level_active:ACTIVE:INNER:OUTER", err, errlen);
         name = "two-level";
         /* GPGPU-Sim's inner/outer codes: 0 = LRR / SRR, 1 = GTO / oldest */
         snprintf(params, sizeof params, "active_warps=%u,inner=%u,outer=%u", a, b ? 1 : 0,
                  d ? 1 : 0);
     } else if (strcmp(f[0], "warp_limiting") == 0) {
-        if (n != 3 || !num(f[1], &a) || !num(f[2], &b))
-            return bad(opt, v, "warp_limiting:TYPE:LIMIT", err, errlen);
+        if (n != 3 || !gs_num(f[1], &a) || !gs_num(f[2], &b))
+            return gs_bad(opt, v, "warp_limiting:TYPE:LIMIT", err, errlen);
         name = "swl";
         snprintf(params, sizeof params, "warp_limit=%u", b);
     }
     if (!name)
-        return bad(opt, v, "lrr, gto, old, two_level_active:N:I:O or warp_limiting:T:N", err,
+        return gs_bad(opt, v, "lrr, gto, old, two_level_active:N:I:O or warp_limiting:T:N", err,
                    errlen);
     char e[512];
     if (gpu_config_set(c, "warp_scheduler", name, e, sizeof e)
@@ -258,39 +227,90 @@ static int scheduler_option(gpu_config *c, const char *opt, const char *v, char 
     return GPU_GS_APPLIED;
 }
 
-/* "ADD,MAX,MUL,MAD,DIV" -> op.<cls>.latency|interval (ADD for the class,
-   max(MUL, MAD) for integer multiply, DIV for division) */
-static int opcode_option(gpu_config *c, const char *opt, const char *v, const char *cls,
-                         const char *what, char *err, size_t errlen)
+/*
+** "-ptx_opcode_latency_<cls>" / "-ptx_opcode_initiation_<cls>": per class
+** int, fp, dp the list ADD,MAX,MUL,MAD,DIV, and for int in GPGPU-Sim 4.x a
+** sixth value, SHFL (ptx_instruction::set_opcode_and_latency: [0] add/sub,
+** [1] min/max, [2] mul, [3] mad, [4] div, [5] shfl; every other ALU op
+** takes 1 cycle there); sfu one value.  warpsim has fewer classes:
+**   ADD -> op.<int|fp32|fp64>   (which also times logic, move, compare and
+**                                convert: approximated, named)
+**   MUL, MAD -> op.int_mul the larger of the two; f32/f64 mul and fma take
+**               ADD's value (named when they differ)
+**   MAX -> min/max take ADD's (named when it differs)
+**   DIV -> op.<..>_div      SHFL -> shfl takes int ADD's (named)
+*/
+static void op_note(char *note, size_t len, const char *what, uint32_t x, const char *why)
 {
-    char buf[128], *f[6], key[64];
-    uint32_t x[5];
-    int n = split(v, ',', buf, sizeof buf, f, 6);
-    if (strcmp(cls, "sfu") == 0) {
-        if (n < 1 || !num(f[0], &x[0])) return bad(opt, v, "a cycle count", err, errlen);
-        snprintf(key, sizeof key, "op.sfu.%s", what);
-        return setf(c, key, opt, x[0], err, errlen);
-    }
-    if (n != 5) return bad(opt, v, "ADD,MAX,MUL,MAD,DIV (5 cycle counts)", err, errlen);
-    for (int i = 0; i < 5; i++)
-        if (!num(f[i], &x[i])) return bad(opt, v, "ADD,MAX,MUL,MAD,DIV (5 cycle counts)", err, errlen);
-    const char *base = strcmp(cls, "int") == 0 ? "int" : strcmp(cls, "fp") == 0 ? "fp32" : "fp64";
-    snprintf(key, sizeof key, "op.%s.%s", base, what);
-    if (setf(c, key, opt, x[0], err, errlen)) return GPU_GS_ERROR;
-    if (strcmp(base, "int") == 0) {
-        snprintf(key, sizeof key, "op.int_mul.%s", what);
-        if (setf(c, key, opt, x[2] > x[3] ? x[2] : x[3], err, errlen)) return GPU_GS_ERROR;
-    }
-    snprintf(key, sizeof key, "op.%s_div.%s", base, what);
-    return setf(c, key, opt, x[4], err, errlen);
+    size_t n = strlen(note);
+    snprintf(note + n, len - n, " [%s %u: %s]", what, x, why);
 }
 
-static int clock_option(gpu_config *c, const char *opt, const char *v, char *err, size_t errlen)
+static int opcode_list(gpu_config *c, const gs_row *row, const char *v, const char *what,
+                       char *err, size_t errlen)
 {
+    const char *opt = row->opt, *cls = row->arg;
+    char buf[128], *f[7], key[64], note[512] = "";
+    uint32_t x[6];
+    int n = gs_split(v, ',', buf, sizeof buf, f, 7);
+    bool is_int = strcmp(cls, "int") == 0;
+    if (strcmp(cls, "sfu") == 0) {
+        if (n != 1 || !gs_num(f[0], &x[0])) return gs_bad(opt, v, "one cycle count", err, errlen);
+        snprintf(key, sizeof key, "op.sfu.%s", what);
+        return gs_setf(c, key, opt, x[0], err, errlen);
+    }
+    const char *want = is_int ? "ADD,MAX,MUL,MAD,DIV[,SHFL] (5 or 6 cycle counts)"
+                              : "ADD,MAX,MUL,MAD,DIV (5 cycle counts)";
+    if (n != 5 && !(is_int && n == 6)) return gs_bad(opt, v, want, err, errlen);
+    for (int i = 0; i < n; i++)
+        if (!gs_num(f[i], &x[i])) return gs_bad(opt, v, want, err, errlen);
+    const char *base = is_int ? "int" : strcmp(cls, "fp") == 0 ? "fp32" : "fp64";
+    snprintf(key, sizeof key, "op.%s.%s", base, what);
+    if (gs_setf(c, key, opt, x[0], err, errlen)) return GPU_GS_ERROR;
+    if (strcmp(base, "fp64") && x[0] != 1)
+        op_note(note, sizeof note, "ADD", x[0], "also used for logic, move, compare and "
+                "convert ops, 1 cycle in GPGPU-Sim");
+    if (x[1] != x[0]) op_note(note, sizeof note, "MAX", x[1], "min/max use ADD's value");
+    if (is_int) {
+        snprintf(key, sizeof key, "op.int_mul.%s", what);
+        if (gs_setf(c, key, opt, x[2] > x[3] ? x[2] : x[3], err, errlen)) return GPU_GS_ERROR;
+        if (x[2] != x[3]) op_note(note, sizeof note, x[2] < x[3] ? "MUL" : "MAD",
+                                  x[2] < x[3] ? x[2] : x[3], "mul and mad share the larger value");
+    } else if (x[2] != x[0] || x[3] != x[0]) {
+        op_note(note, sizeof note, x[2] != x[0] ? "MUL" : "MAD", x[2] != x[0] ? x[2] : x[3],
+                "mul and fma use ADD's value");
+    }
+    if (n == 6 && x[5] != x[0]) op_note(note, sizeof note, "SHFL", x[5], "shfl uses ADD's value");
+    snprintf(key, sizeof key, "op.%s_div.%s", base, what);
+    if (gs_setf(c, key, opt, x[4], err, errlen)) return GPU_GS_ERROR;
+    if (!note[0]) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s%s", opt, note);
+    return GPU_GS_PARTIAL;
+}
+
+int gs_opcode_latency(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                      char *err, size_t errlen)
+{
+    (void)st;
+    return opcode_list(c, row, v, "latency", err, errlen);
+}
+
+int gs_opcode_interval(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                       char *err, size_t errlen)
+{
+    (void)st;
+    return opcode_list(c, row, v, "interval", err, errlen);
+}
+
+int gs_clock(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+             size_t errlen)
+{
+    const char *opt = row->opt;
+    (void)st;
     char buf[128], *f[5];
     static const char *const keys[] = { "core_mhz", "icnt_mhz", "l2_mhz", "dram_mhz" };
-    if (split(v, ':', buf, sizeof buf, f, 5) != 4)
-        return bad(opt, v, "CORE:ICNT:L2:DRAM in MHz", err, errlen);
+    if (gs_split(v, ':', buf, sizeof buf, f, 5) != 4)
+        return gs_bad(opt, v, "CORE:ICNT:L2:DRAM in MHz", err, errlen);
     for (int i = 0; i < 4; i++) {
         char e[512];
         if (gpu_config_set(c, keys[i], f[i], e, sizeof e)) {
@@ -301,15 +321,17 @@ static int clock_option(gpu_config *c, const char *opt, const char *v, char *err
     return GPU_GS_APPLIED;
 }
 
-static int pipeline_option(gpu_config *c, const char *opt, const char *v, char *err,
-                           size_t errlen)
+int gs_pipeline(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+                size_t errlen)
 {
+    const char *opt = row->opt;
+    (void)st;
     char buf[64], *f[3];
     uint32_t threads, warp;
-    if (split(v, ':', buf, sizeof buf, f, 3) != 2 || !num(f[0], &threads) || !num(f[1], &warp))
-        return bad(opt, v, "THREADS:WARP_SIZE", err, errlen);
-    if (warp != 32) return bad(opt, v, "warp size 32 (the only one warpsim models)", err, errlen);
-    return setf(c, "max_threads_per_sm", opt, threads, err, errlen);
+    if (gs_split(v, ':', buf, sizeof buf, f, 3) != 2 || !gs_num(f[0], &threads) || !gs_num(f[1], &warp))
+        return gs_bad(opt, v, "THREADS:WARP_SIZE", err, errlen);
+    if (warp != 32) return gs_bad(opt, v, "warp size 32 (the only one warpsim models)", err, errlen);
+    return gs_setf(c, "max_threads_per_sm", opt, threads, err, errlen);
 }
 
 /* ------------------------------------------------------------------ */
@@ -334,9 +356,11 @@ static void squeeze(const char *v, char *buf, size_t len)
 ** BL/ratio + 2 - WL (so give -gpgpu_dram_burst_length and
 ** -dram_data_command_freq_ratio first, as GPGPU-Sim's own configs do).
 */
-static int timing_option(gpu_config *c, const char *opt, const char *v, char *err,
-                         size_t errlen)
+int gs_timing(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+              size_t errlen)
 {
+    const char *opt = row->opt;
+    (void)st;
     static const struct { const char *name, *key; } direct[] = {
         { "nbk", "dram_banks" }, { "CCD", "tCCD" }, { "RRD", "tRRD" }, { "RCD", "tRCD" },
         { "RAS", "tRAS" }, { "RP", "tRP" }, { "RC", "tRC" }, { "CL", "tCL" }, { "WR", "tWR" },
@@ -347,14 +371,14 @@ static int timing_option(gpu_config *c, const char *opt, const char *v, char *er
     squeeze(v, buf, sizeof buf);
     char copy[512];
     snprintf(copy, sizeof copy, "%s", buf);
-    int n = split(copy, ':', buf, sizeof buf, f, 32);
+    int n = gs_split(copy, ':', buf, sizeof buf, f, 32);
     uint32_t wl = 0, cdlr = 0, x;
     bool have_wl = false, have_cdlr = false, have_ccdl = false;
     for (int i = 0; i < n; i++) {
         char *eq = strchr(f[i], '=');
         if (!*f[i]) continue;                      /* trailing ':' */
-        if (!eq || !num(eq + 1, &x))
-            return bad(opt, v, "name=value fields separated by ':' (e.g. nbk=16:CCD=2:...)",
+        if (!eq || !gs_num(eq + 1, &x))
+            return gs_bad(opt, v, "name=value fields separated by ':' (e.g. nbk=16:CCD=2:...)",
                        err, errlen);
         *eq = '\0';
         if (strcmp(f[i], "WL") == 0) { wl = x; have_wl = true; continue; }
@@ -367,15 +391,15 @@ static int timing_option(gpu_config *c, const char *opt, const char *v, char *er
             return GPU_GS_ERROR;
         }
         if (strcmp(f[i], "CCDL") == 0) have_ccdl = true;
-        if (setf(c, direct[k].key, opt, x, err, errlen)) return GPU_GS_ERROR;
+        if (gs_setf(c, direct[k].key, opt, x, err, errlen)) return GPU_GS_ERROR;
     }
     /* no bank groups given: column commands space like tCCD everywhere */
-    if (!have_ccdl && setf(c, "tCCDL", opt, c->tCCD, err, errlen)) return GPU_GS_ERROR;
+    if (!have_ccdl && gs_setf(c, "tCCDL", opt, c->tCCD, err, errlen)) return GPU_GS_ERROR;
     uint32_t bl = c->dram_burst / (c->dram_data_rate ? c->dram_data_rate : 1);
     if (have_wl || have_cdlr) {
-        if (setf(c, "tWTR", opt, wl + bl + cdlr, err, errlen)) return GPU_GS_ERROR;
+        if (gs_setf(c, "tWTR", opt, wl + bl + cdlr, err, errlen)) return GPU_GS_ERROR;
         uint32_t rtw = c->tCL + bl + 2 > wl ? c->tCL + bl + 2 - wl : 0;
-        if (setf(c, "tRTW", opt, rtw, err, errlen)) return GPU_GS_ERROR;
+        if (gs_setf(c, "tRTW", opt, rtw, err, errlen)) return GPU_GS_ERROR;
     }
     return GPU_GS_APPLIED;
 }
@@ -389,135 +413,81 @@ static int set_text(gpu_config *c, const char *key, const char *opt, const char 
     return GPU_GS_ERROR;
 }
 
-/* Options of the memory system; GPU_GS_UNKNOWN when `opt` is none. */
-static int memsys_option(gpu_config *c, const char *opt, const char *v, char *err,
-                         size_t errlen)
+int gs_addr_map(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+                size_t errlen)
 {
     char buf[512];
-    uint32_t x;
-    if (strcmp(opt, "-gpgpu_cache:dl2") == 0) return cache_option(c, "l2", opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_dram_timing_opt") == 0) return timing_option(c, opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_mem_addr_mapping") == 0) {
-        squeeze(v, buf, sizeof buf);
-        return set_text(c, "dram_addr_map", opt, buf, err, errlen);
-    }
-    if (strcmp(opt, "-gpgpu_dram_scheduler") == 0) {
-        if (!num(v, &x) || x > 1) return bad(opt, v, "0 (FIFO) or 1 (FR-FCFS)", err, errlen);
-        return set_text(c, "dram_scheduler", opt, x ? "frfcfs" : "fcfs", err, errlen);
-    }
-    /* per chip in GPGPU-Sim; its configs put 2 chips on a controller
-       (-gpgpu_n_mem_per_ctrlr 2), which warpsim assumes [I] */
-    if (strcmp(opt, "-gpgpu_dram_buswidth") == 0) {
-        if (!num(v, &x) || !x) return bad(opt, v, "bytes per chip", err, errlen);
-        return setf(c, "dram_bus_bytes", opt, 2 * x, err, errlen);
-    }
-    if (strcmp(opt, "-gpgpu_frfcfs_dram_sched_queue_size") == 0) {
-        if (!num(v, &x)) return bad(opt, v, "entries per chip (0 = unlimited)", err, errlen);
-        return setf(c, "dram_queue", opt, x ? 2 * x : 1u << 20, err, errlen);
-    }
-    /* icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt; warpsim has one size */
-    if (strcmp(opt, "-gpgpu_dram_partition_queues") == 0) {
-        char *f[4];
-        uint32_t q[4], m = 0;
-        if (split(v, ':', buf, sizeof buf, f, 4) != 4)
-            return bad(opt, v, "four queue sizes A:B:C:D", err, errlen);
-        for (int i = 0; i < 4; i++) {
-            if (!num(f[i], &q[i])) return bad(opt, v, "four queue sizes A:B:C:D", err, errlen);
-            if (q[i] > m) m = q[i];
-        }
-        return setf(c, "l2_queue", opt, m, err, errlen);
-    }
-    static const struct { const char *opt, *key; } nums[] = {
-        { "-gpgpu_n_sub_partition_per_mchannel", "n_sub_per_mem" },
-        { "-gpgpu_dram_burst_length", "dram_burst" },
-        { "-dram_data_command_freq_ratio", "dram_data_rate" },
-        /* ROP latency: the fixed delay of a request entering the L2 [I] */
-        { "-gpgpu_l2_rop_latency", "l2.hit_latency" },
-        { "-rop_latency", "l2.hit_latency" },
-        /* GPGPU-Sim 4's local crossbar (network_mode 2) */
-        { "-icnt_flit_size", "icnt_flit_bytes" },
-        { "-icnt_in_buffer_limit", "icnt_in_buffer" },
-        { "-icnt_out_buffer_limit", "icnt_out_buffer" },
-        { NULL, NULL }
-    };
-    for (int i = 0; nums[i].opt; i++)
-        if (strcmp(opt, nums[i].opt) == 0) {
-            if (!num(v, &x)) return bad(opt, v, "a non-negative integer", err, errlen);
-            return setf(c, nums[i].key, opt, x, err, errlen);
-        }
-    /* 2 chips per controller is what the per-chip options assume */
-    if (strcmp(opt, "-gpgpu_n_mem_per_ctrlr") == 0 && num(v, &x) && x == 2) return GPU_GS_APPLIED;
-    return GPU_GS_UNKNOWN;
+    (void)st;
+    squeeze(v, buf, sizeof buf);
+    return set_text(c, "dram_addr_map", row->opt, buf, err, errlen);
 }
 
-/* ------------------------------------------------------------------ */
-/* The table of single-number options                                  */
-/* ------------------------------------------------------------------ */
-
-static const struct { const char *opt, *key; } simple[] = {
-    { "-gpgpu_n_clusters", "n_clusters" },
-    { "-gpgpu_n_cores_per_cluster", "cores_per_cluster" },
-    { "-gpgpu_num_sched_per_core", "n_schedulers" },
-    { "-gpgpu_shmem_size", "shmem_per_sm" },
-    { "-gpgpu_shader_registers", "regs_per_sm" },
-    { "-gpgpu_shader_cta", "max_ctas_per_sm" },
-    { "-gpgpu_n_mem", "n_mem" },
-    { "-gpgpu_max_insn_issue_per_warp", "issue_width" },
-    { "-gpgpu_num_sp_units", "units.sp" },
-    { "-gpgpu_num_sfu_units", "units.sfu" },
-    { "-gpgpu_num_dp_units", "units.dp" },
-    { "-gpgpu_num_int_units", "units.int" },
-    { "-gpgpu_shmem_num_banks", "shmem_banks" },
-    { "-smem_latency", "shmem_latency" },
-    { "-gpgpu_smem_latency", "shmem_latency" },
-    { "-gpgpu_l1_latency", "l1d.hit_latency" },
-    { "-gpgpu_max_cycle", "max_cycles" },
-    { NULL, NULL }
-};
-
-int gpu_gpgpusim_apply(gpu_config *c, const char *opt, const char *v, char *err, size_t errlen)
+int gs_dram_scheduler(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                      char *err, size_t errlen)
 {
     uint32_t x;
-    /* values lose their quotes (squeeze): an unbalanced one would otherwise
-       pass unnoticed and take whatever follows as part of the value */
-    size_t quotes = 0;
-    for (const char *q = v; *q; q++) quotes += *q == '"';
-    if (quotes & 1) {
-        snprintf(err, errlen, "%s '%s': unterminated '\"' in the value", opt, v);
-        return GPU_GS_ERROR;
-    }
-    for (int i = 0; simple[i].opt; i++)
-        if (strcmp(opt, simple[i].opt) == 0) {
-            if (!num(v, &x)) return bad(opt, v, "a non-negative integer", err, errlen);
-            return setf(c, simple[i].key, opt, x, err, errlen);
-        }
-    if (strcmp(opt, "-gpgpu_cache:dl1") == 0) return cache_option(c, "l1d", opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_const_cache:l1") == 0 || strcmp(opt, "-gpgpu_cache:const") == 0)
-        return cache_option(c, "l1c", opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_tex_cache:l1") == 0 || strcmp(opt, "-gpgpu_cache:tex") == 0)
-        return cache_option(c, "l1t", opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_gmem_skip_L1D") == 0) {
-        if (!num(v, &x) || x > 1) return bad(opt, v, "0 or 1", err, errlen);
-        return gpu_config_set(c, "l1d.enabled", x ? "false" : "true", err, errlen)
-               ? GPU_GS_ERROR : GPU_GS_APPLIED;
-    }
-    if (strcmp(opt, "-gpgpu_scheduler") == 0) return scheduler_option(c, opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_clock_domains") == 0) return clock_option(c, opt, v, err, errlen);
-    if (strcmp(opt, "-gpgpu_shader_core_pipeline") == 0)
-        return pipeline_option(c, opt, v, err, errlen);
-    static const char *const classes[] = { "int", "fp", "dp", "sfu" };
+    (void)st;
+    if (!gs_num(v, &x) || x > 1) return gs_bad(row->opt, v, "0 (FIFO) or 1 (FR-FCFS)", err, errlen);
+    return set_text(c, "dram_scheduler", row->opt, x ? "frfcfs" : "fcfs", err, errlen);
+}
+
+/* The channel's data bus: GPGPU-Sim's bytes per chip times its chips per
+   controller (dram.cc: an atom is BL x busW x chips), whichever of the two
+   options comes first. */
+static int dram_bus(gpu_config *c, const gpu_gs_state *st, const char *opt, char *err,
+                    size_t errlen)
+{
+    return gs_setf(c, "dram_bus_bytes", opt, st->dram_chip_bytes * st->dram_chips, err, errlen);
+}
+
+int gs_dram_buswidth(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                     char *err, size_t errlen)
+{
+    uint32_t x;
+    if (!gs_num(v, &x) || !x || x > 1024) return gs_bad(row->opt, v, "bytes per chip", err, errlen);
+    st->dram_chip_bytes = x;
+    return dram_bus(c, st, row->opt, err, errlen);
+}
+
+int gs_dram_chips(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                  char *err, size_t errlen)
+{
+    uint32_t x;
+    if (!gs_num(v, &x) || !x || x > 64) return gs_bad(row->opt, v, "chips per controller", err, errlen);
+    st->dram_chips = x;
+    return dram_bus(c, st, row->opt, err, errlen);
+}
+
+/* GPGPU-Sim's help says "entries per chip", but dram_t::full() compares
+   the scheduler's pending count with the value itself: per controller. */
+int gs_dram_queue(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                  char *err, size_t errlen)
+{
+    uint32_t x;
+    (void)st;
+    if (!gs_num(v, &x)) return gs_bad(row->opt, v, "entries per controller (0 = unlimited)", err, errlen);
+    return gs_setf(c, "dram_queue", row->opt, x ? x : 1u << 20, err, errlen);
+}
+
+/* icnt->L2 : L2->DRAM : DRAM->L2 : L2->icnt; warpsim has one size (the
+   largest), named in the warning when they differ */
+int gs_partition_queues(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                        char *err, size_t errlen)
+{
+    char buf[128], *f[4];
+    uint32_t q[4], m = 0;
+    bool same = true;
+    (void)st;
+    if (gs_split(v, ':', buf, sizeof buf, f, 4) != 4)
+        return gs_bad(row->opt, v, "four queue sizes A:B:C:D", err, errlen);
     for (int i = 0; i < 4; i++) {
-        char lat[64], ini[64];
-        snprintf(lat, sizeof lat, "-ptx_opcode_latency_%s", classes[i]);
-        snprintf(ini, sizeof ini, "-ptx_opcode_initiation_%s", classes[i]);
-        if (strcmp(opt, lat) == 0)
-            return opcode_option(c, opt, v, classes[i], "latency", err, errlen);
-        if (strcmp(opt, ini) == 0)
-            return opcode_option(c, opt, v, classes[i], "interval", err, errlen);
+        if (!gs_num(f[i], &q[i])) return gs_bad(row->opt, v, "four queue sizes A:B:C:D", err, errlen);
+        if (q[i] > m) m = q[i];
+        same = same && q[i] == q[0];
     }
-    int m = memsys_option(c, opt, v, err, errlen);
-    if (m != GPU_GS_UNKNOWN) return m;
-    for (int i = 0; ignored_options[i]; i++)
-        if (strcmp(opt, ignored_options[i]) == 0) return GPU_GS_IGNORED;
-    return GPU_GS_UNKNOWN;
+    if (gs_setf(c, "l2_queue", row->opt, m, err, errlen)) return GPU_GS_ERROR;
+    if (same) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s [%s: one size for all four L2 queues, the largest (%u)]",
+             row->opt, v, m);
+    return GPU_GS_PARTIAL;
 }

@@ -200,13 +200,137 @@ static const char *const k20x[] = {
     NULL
 };
 
+/*
+** qv100: GPGPU-Sim 4.2's Quadro GV100 (Volta) configuration,
+** configs/gpgpusim/SM7_QV100/gpgpusim.config; each value cites its option.
+** It is what `--config` of that file maps to (test_gpgpusim_cfg checks the
+** two are equal key by key); the options warpsim does not model (sub-core
+** model, adaptive L1/shared carve-out, sectored caches, operand collector,
+** -dram_latency, ...) are listed in the README.
+*/
+static const char *const qv100[] = {
+    "core_mhz=1132", "icnt_mhz=1132", "l2_mhz=1132", "dram_mhz=850", /* -gpgpu_clock_domains */
+    "n_clusters=80", "cores_per_cluster=1",          /* -gpgpu_n_clusters 80 */
+    "n_mem=32", "n_sub_per_mem=2",                   /* -gpgpu_n_mem 32, ..._per_mchannel 2 */
+    "regs_per_sm=65536",                             /* -gpgpu_shader_registers */
+    "max_threads_per_sm=2048",                       /* -gpgpu_shader_core_pipeline 2048:32 */
+    "max_ctas_per_sm=32",                            /* -gpgpu_shader_cta 32 */
+    "shmem_per_sm=98304",                            /* -gpgpu_shmem_size 98304 */
+    "n_schedulers=4", "warp_scheduler=lrr",          /* -gpgpu_num_sched_per_core, _scheduler */
+    "issue_width=1",                                 /* -gpgpu_max_insn_issue_per_warp 1 */
+    "units.sp=4", "units.sfu=4", "units.dp=4", "units.int=4",    /* -gpgpu_num_*_units 4 */
+    /* -ptx_opcode_latency_int 4,13,4,5,145,21, -ptx_opcode_initiation_int 2,2,2,2,8,4 */
+    "op.int.latency=4", "op.int.interval=2", "op.int_mul.latency=5", "op.int_mul.interval=2",
+    "op.int_div.latency=145", "op.int_div.interval=8",
+    /* -ptx_opcode_latency_fp 4,13,4,5,39, -ptx_opcode_initiation_fp 2,2,2,2,4 */
+    "op.fp32.latency=4", "op.fp32.interval=2", "op.fp32_div.latency=39",
+    "op.fp32_div.interval=4",
+    /* -ptx_opcode_latency_dp 8,19,8,8,330, -ptx_opcode_initiation_dp 4,4,4,4,130 */
+    "op.fp64.latency=8", "op.fp64.interval=4", "op.fp64_div.latency=330",
+    "op.fp64_div.interval=130",
+    "op.sfu.latency=100", "op.sfu.interval=8",      /* -ptx_opcode_latency/initiation_sfu */
+    /* -gpgpu_cache:dl1 S:4:128:64,L:T:m:L:L,A:512:8,16:0,32 (32 KB), -gpgpu_l1_latency 20 */
+    "l1d.sets=4", "l1d.ways=64", "l1d.line_bytes=128", "l1d.write_back=false",
+    "l1d.allocate=miss", "l1d.mshr_entries=512", "l1d.mshr_merge=8", "l1d.miss_queue=16",
+    "l1d.hit_latency=20",
+    "shmem_latency=20", "shmem_banks=32",           /* -gpgpu_smem_latency, _shmem_num_banks */
+    /* -gpgpu_tex_cache:l1 N:4:128:256,L:R:m:N:L,T:512:8,128:2 */
+    "l1t.sets=4", "l1t.ways=256", "l1t.line_bytes=128", "l1t.allocate=miss",
+    "l1t.mshr_entries=512", "l1t.mshr_merge=8", "l1t.miss_queue=128",
+    /* -gpgpu_const_cache:l1 N:128:64:8,L:R:f:N:L,S:2:64,4 */
+    "l1c.sets=128", "l1c.ways=8", "l1c.line_bytes=64", "l1c.mshr_entries=2",
+    "l1c.mshr_merge=64", "l1c.miss_queue=4",
+    /* -network_mode 2 (crossbar), -icnt_flit_size 40, -icnt_in/out_buffer_limit 512 */
+    "icnt_flit_bytes=40", "icnt_in_buffer=512", "icnt_out_buffer=512",
+    /* -gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (96 KB per slice),
+       -gpgpu_l2_rop_latency 160, -gpgpu_dram_partition_queues 64:64:64:64 */
+    "l2.sets=32", "l2.ways=24", "l2.line_bytes=128", "l2.write_back=true",
+    "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=160",
+    "l2_queue=64",
+    /* -gpgpu_frfcfs_dram_sched_queue_size 64; HBM: -gpgpu_dram_buswidth 16 x
+       -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 2,
+       -dram_data_command_freq_ratio 2 */
+    "dram_queue=64", "dram_bus_bytes=16", "dram_burst=2", "dram_data_rate=2",
+    /* -gpgpu_dram_timing_opt "nbk=16:CCD=1:RRD=3:RCD=12:RAS=28:RP=12:RC=40:
+       CL=12:WL=2:CDLR=3:WR=10:nbkgrp=4:CCDL=2:RTPL=3": tWTR = WL + BL/ratio +
+       CDLR = 6, tRTW = CL + BL/ratio + 2 - WL = 13 (GPGPU-Sim's derivation) */
+    "dram_banks=16", "dram_bank_groups=4", "tCCD=1", "tRRD=3", "tRCD=12", "tRAS=28",
+    "tRP=12", "tRC=40", "tCL=12", "tWR=10", "tCCDL=2", "tRTP=3", "tWTR=6", "tRTW=13",
+    "dram_addr_map=dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+    "RBBBCCCB.CCCSSSSS",                            /* -gpgpu_mem_addr_mapping */
+    "dram_scheduler=frfcfs",                         /* -gpgpu_dram_scheduler 1 */
+    NULL
+};
+
+/*
+** rtx3070: GPGPU-Sim 4.2's RTX 3070 (Ampere) configuration,
+** configs/gpgpusim/SM86_RTX3070/gpgpusim.config, as qv100 above.
+*/
+static const char *const rtx3070[] = {
+    "core_mhz=1132", "icnt_mhz=1132", "l2_mhz=1132", "dram_mhz=3500.5",  /* -gpgpu_clock_domains */
+    "n_clusters=46", "cores_per_cluster=1",          /* -gpgpu_n_clusters 46 */
+    "n_mem=16", "n_sub_per_mem=2",                   /* -gpgpu_n_mem 16, ..._per_mchannel 2 */
+    "regs_per_sm=65536",                             /* -gpgpu_shader_registers */
+    "max_threads_per_sm=1536",                       /* -gpgpu_shader_core_pipeline 1536:32 */
+    "max_ctas_per_sm=32",                            /* -gpgpu_shader_cta 32 */
+    "shmem_per_sm=102400",                           /* -gpgpu_shmem_size 102400 */
+    "n_schedulers=4", "warp_scheduler=lrr",          /* -gpgpu_num_sched_per_core, _scheduler */
+    "issue_width=1",                                 /* -gpgpu_max_insn_issue_per_warp 1 */
+    "units.sp=4", "units.sfu=4", "units.dp=4", "units.int=4",    /* -gpgpu_num_*_units 4 */
+    /* -ptx_opcode_latency_int 4,4,4,4,21, -ptx_opcode_initiation_int 2,2,2,2,2 */
+    "op.int.latency=4", "op.int.interval=2", "op.int_mul.latency=4", "op.int_mul.interval=2",
+    "op.int_div.latency=21", "op.int_div.interval=2",
+    /* -ptx_opcode_latency_fp 4,4,4,4,39, -ptx_opcode_initiation_fp 1,1,1,1,2 */
+    "op.fp32.latency=4", "op.fp32.interval=1", "op.fp32_div.latency=39",
+    "op.fp32_div.interval=2",
+    /* -ptx_opcode_latency_dp 64,64,64,64,330, -ptx_opcode_initiation_dp 64,...,130 */
+    "op.fp64.latency=64", "op.fp64.interval=64", "op.fp64_div.latency=330",
+    "op.fp64_div.interval=130",
+    "op.sfu.latency=21", "op.sfu.interval=8",       /* -ptx_opcode_latency/initiation_sfu */
+    /* -gpgpu_cache:dl1 S:4:128:256,L:T:m:L:L,A:384:48,16:0,32 (128 KB),
+       -gpgpu_l1_latency 39 */
+    "l1d.sets=4", "l1d.ways=256", "l1d.line_bytes=128", "l1d.write_back=false",
+    "l1d.allocate=miss", "l1d.mshr_entries=384", "l1d.mshr_merge=48", "l1d.miss_queue=16",
+    "l1d.hit_latency=39",
+    "shmem_latency=29", "shmem_banks=32",           /* -gpgpu_smem_latency, _shmem_num_banks */
+    /* -gpgpu_tex_cache:l1 N:4:128:256,L:R:m:N:L,T:512:8,128:2 */
+    "l1t.sets=4", "l1t.ways=256", "l1t.line_bytes=128", "l1t.allocate=miss",
+    "l1t.mshr_entries=512", "l1t.mshr_merge=8", "l1t.miss_queue=128",
+    /* -gpgpu_const_cache:l1 N:128:64:8,L:R:f:N:L,S:2:64,4 */
+    "l1c.sets=128", "l1c.ways=8", "l1c.line_bytes=64", "l1c.mshr_entries=2",
+    "l1c.mshr_merge=64", "l1c.miss_queue=4",
+    /* -network_mode 2 (crossbar), -icnt_flit_size 40, -icnt_in/out_buffer_limit 512 */
+    "icnt_flit_bytes=40", "icnt_in_buffer=512", "icnt_out_buffer=512",
+    /* -gpgpu_cache:dl2 S:64:128:16,L:B:m:L:P,A:192:4,32:0,32 (128 KB per slice),
+       -gpgpu_l2_rop_latency 187, -gpgpu_dram_partition_queues 64:64:64:64 */
+    "l2.sets=64", "l2.ways=16", "l2.line_bytes=128", "l2.write_back=true",
+    "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=187",
+    "l2_queue=64",
+    /* -gpgpu_frfcfs_dram_sched_queue_size 64; GDDR6: -gpgpu_dram_buswidth 2 x
+       -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 16,
+       -dram_data_command_freq_ratio 4 */
+    "dram_queue=64", "dram_bus_bytes=2", "dram_burst=16", "dram_data_rate=4",
+    /* -gpgpu_dram_timing_opt nbk=16:CCD=4:RRD=12:RCD=24:RAS=55:RP=24:RC=78:CL=24:
+       WL=8:CDLR=10:WR=24:nbkgrp=4:CCDL=6:RTPL=4: tWTR = 8 + 16/4 + 10 = 22,
+       tRTW = 24 + 16/4 + 2 - 8 = 22 */
+    "dram_banks=16", "dram_bank_groups=4", "tCCD=4", "tRRD=12", "tRCD=24", "tRAS=55",
+    "tRP=24", "tRC=78", "tCL=24", "tWR=24", "tCCDL=6", "tRTP=4", "tWTR=22", "tRTW=22",
+    "dram_addr_map=dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR."
+    "RBBBCCCC.BCCSSSSS",                            /* -gpgpu_mem_addr_mapping */
+    "dram_scheduler=frfcfs",                         /* -gpgpu_dram_scheduler 1 */
+    NULL
+};
+
 const gpu_preset gpu_presets[] = {
     { "gtx480", "Fermi GTX 480, 15 SMs (Mascar Table I, GPGPU-Sim 3.2.2 defaults)", gtx480 },
     { "fx5800", "Quadro FX5800 + Fermi-like L1D, 30 SMs (CCWS, GPGPU-Sim 3.1.0)", fx5800 },
     { "owl28", "28-SM GPGPU-Sim 2.1.2b machine, SIMT width 8 (OWL Table 1)", owl28 },
     { "tesla8", "8-core Tesla, uncached global memory (fetch-dram Table 1)", tesla8 },
     { "k20x", "Kepler K20X-like, 14 SMs, 4 schedulers (HAWS Table 4.1)", k20x },
+    { "qv100", "Volta Quadro GV100, 80 SMs (GPGPU-Sim 4.2 SM7_QV100 config)", qv100 },
+    { "rtx3070", "Ampere RTX 3070, 46 SMs (GPGPU-Sim 4.2 SM86_RTX3070 config)", rtx3070 },
     { NULL, NULL, NULL }
 };
 
-const char *const gpu_preset_names[] = { "gtx480", "fx5800", "owl28", "tesla8", "k20x", NULL };
+const char *const gpu_preset_names[] = { "gtx480", "fx5800", "owl28", "tesla8", "k20x", "qv100",
+                                         "rtx3070", NULL };

@@ -40,13 +40,13 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["params"][
   || fail "gpgpusim.config: exited $?: $(cat "$err")"
 grep -Eq "^l1d\.mshr_entries +=  *64 " "$out" || fail "gpgpusim.config L1D MSHRs"
 [ "$(grep -c warning "$err")" -eq 1 ] || fail "want exactly one warning line: $(cat "$err")"
-grep -q "unknown: -gpgpu_cflog_interval" "$err" || fail "warning does not name unknown options"
+grep -q "unknown: -gpgpu_no_such_option" "$err" || fail "warning does not name unknown options"
 grep -q -- "-gpgpu_operand_collector_num_units_sp" "$err" || fail "warning does not name ignored options"
 
 # errors: exit 2, message names key, value and bounds
 "$ws" config show --set l1d.ways=0 >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 2 ] || fail "bad value exited $rc, want 2"
-grep -q "l1d.ways.*0.*\[1, 256\]" "$err" || fail "bad value message: $(cat "$err")"
+grep -q "l1d.ways.*0.*\[1, 4096\]" "$err" || fail "bad value message: $(cat "$err")"
 "$ws" config show --set l1d.set=4 >"$out" 2>"$err"; rc=$?
 [ "$rc" -eq 2 ] || fail "bad key exited $rc, want 2"
 grep -q "did you mean: l1d.sets" "$err" || fail "bad key message: $(cat "$err")"

@@ -52,7 +52,7 @@ static void test_every_preset_loads(void **state)
         assert_int_equal(rc, 0);
         assert_non_null(gpu_preset_summary(*p));
     }
-    assert_int_equal(n, 5);
+    assert_int_equal(n, 7);   /* the five papers' machines, qv100, rtx3070 */
     gpu_config c;
     char err[512];
     assert_int_equal(gpu_config_preset(&c, "fx5800", err, sizeof err), 0);
@@ -127,7 +127,7 @@ static void test_bad_value_names_bounds(void **state)
     assert_int_equal(gpu_config_set(&c, "l1d.ways", "0", err, sizeof err), -1);
     assert_non_null(strstr(err, "l1d.ways"));
     assert_non_null(strstr(err, "0"));
-    assert_non_null(strstr(err, "[1, 256]"));
+    assert_non_null(strstr(err, "[1, 4096]"));
     assert_int_equal(gpu_config_set(&c, "n_clusters", "many", err, sizeof err), -1);
     assert_non_null(strstr(err, "'many'"));
     assert_non_null(strstr(err, "n_clusters"));
@@ -203,7 +203,10 @@ static void test_gpgpusim_file(void **state)
     assert_non_null(strstr(warn, "-gpgpu_operand_collector_num_units_sp"));
     assert_non_null(strstr(warn, "-dram_latency"));        /* no counterpart */
     assert_null(strstr(warn, "-gpgpu_dram_timing_opt"));   /* translated now */
-    assert_non_null(strstr(warn, "unknown: -gpgpu_cflog_interval, -gpgpu_perfect_inst_const_cache"));
+    /* every not-modelled option with what it would have changed */
+    assert_non_null(strstr(warn, "-dram_latency (fixed delay added to every DRAM access)"));
+    assert_non_null(strstr(warn, "-gpgpu_cflog_interval (statistics"));
+    assert_non_null(strstr(warn, "unknown: -gpgpu_no_such_option, -gpgpu_nor_this_one"));
     /* not in the file: kept from the k20x start */
     assert_int_equal(c.l1d.hit_latency, 6);
     /* the memory system of the file (k20x had other values) */
@@ -217,8 +220,8 @@ static void test_gpgpusim_file(void **state)
     assert_int_equal(c.l2.hit_latency, 120);      /* -rop_latency */
     assert_int_equal(c.dram_banks, 16);
     assert_int_equal(c.dram_bank_groups, 4);
-    assert_int_equal(c.dram_queue, 32);           /* 16 per chip x 2 chips */
-    assert_int_equal(c.dram_bus_bytes, 8);        /* 4 per chip x 2 chips */
+    assert_int_equal(c.dram_queue, 16);           /* per controller (dram_t::full) */
+    assert_int_equal(c.dram_bus_bytes, 4);        /* 4 per chip x 1 chip (GPGPU-Sim default) */
     assert_int_equal(c.dram_burst, 8);
     assert_int_equal(c.dram_data_rate, 4);
     assert_int_equal(c.tRCD, 12);
@@ -380,7 +383,7 @@ static void test_gpgpusim_memsys_options(void **state)
     assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_scheduler=2", err, sizeof err), -1);
     assert_int_equal(gpu_config_apply(&c, "-gpgpu_frfcfs_dram_sched_queue_size=64", err,
                                       sizeof err), 0);
-    assert_int_equal(c.dram_queue, 128);
+    assert_int_equal(c.dram_queue, 64);           /* per controller, not per chip */
     assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_partition_queues=8:16:8:4", err,
                                       sizeof err), 0);
     assert_int_equal(c.l2_queue, 16);

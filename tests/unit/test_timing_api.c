@@ -131,7 +131,7 @@ static void test_bad_config_message(void **state)
     assert_int_equal(ws_ctx_create2(&opts, &ctx, err, sizeof err), WS_ERR_INVALID);
     assert_null(ctx);
     assert_non_null(strstr(err, "l1d.ways"));
-    assert_non_null(strstr(err, "[1, 256]"));
+    assert_non_null(strstr(err, "[1, 4096]"));
     assert_null(ws_ctx_create(&opts));
     opts.settings = NULL;
     opts.config = "gtx999";
