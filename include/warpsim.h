@@ -277,6 +277,29 @@ ws_status ws_report(const ws_ctx *ctx, FILE *out, int json);
 /* The time series (timeseries_interval > 0) of every launch: CSV or JSON. */
 ws_status ws_timeseries(const ws_ctx *ctx, FILE *out, int json);
 
+/* The timing model's counters of some launches, summed and kept by value
+   (the context may be gone when they are reported), with the machine they
+   ran on: the CUDA shims keep one per kernel, per launch and in total. */
+typedef struct ws_tstats ws_tstats;
+ws_tstats *ws_tstats_new(void);          /* NULL: out of host memory */
+void ws_tstats_free(ws_tstats *t);
+/* Add the last launch of timing context `ctx` (no timing: no change). */
+void ws_tstats_add_last(ws_tstats *t, const ws_ctx *ctx);
+/* Add what `o` holds to `t`. */
+void ws_tstats_add(ws_tstats *t, const ws_tstats *o);
+/* Launches added so far (0: nothing to report). */
+uint64_t ws_tstats_launches(const ws_tstats *t);
+/* The statistics under GPGPU-Sim's names (gpu_sim_cycle, gpu_sim_insn,
+   gpu_ipc, or gpu_tot_* when `total`; L1D_total_cache_*, L2_total_cache_*)
+   plus the issue slots and the memory system below L1 ("memsys"), as JSON
+   members of an object the caller has open: each is written as ",", a
+   newline, 2 x `depth` spaces and the member. */
+void ws_tstats_json(const ws_tstats *t, FILE *out, int depth, int total);
+/* The simulated machine they ran on: its name (the preset, or the
+   configuration file's name), SM count and core clock (MHz); "" and 0
+   before any launch. */
+const char *ws_tstats_machine(const ws_tstats *t, uint32_t *num_sms, double *core_mhz);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,7 @@
 ** Units fill these counters as they work (no unit prints anything);
 ** report.c turns them into the text and JSON reports.  Names follow
 ** GPGPU-Sim where the meaning is the same (gpu_sim_cycle, gpu_sim_insn =
-** thread instructions, gpu_ipc).  Sums "per cycle" (occupancy, active
+** thread instructions as GPGPU-Sim counts them, gpu_ipc).  Sums "per cycle" (occupancy, active
 ** warps) are divided by cycles when reported.
 */
 #ifndef WS_GPU_STATS_H
@@ -57,7 +57,12 @@ typedef struct gpu_kernel_stats {
     uint64_t start_cycle;         /* GPU cycle at launch */
     uint64_t cycles;              /* gpu_sim_cycle (core clock) */
     uint64_t warp_insns;
-    uint64_t thread_insns;        /* gpu_sim_insn */
+    uint64_t thread_insns;        /* lanes whose guard held, over every warp instruction */
+    /* GPGPU-Sim's gpu_sim_insn is thread_insns + vec_hit_insns: it counts a
+       load that completes on L1D hits once per destination register, so a
+       vector load of n registers adds (n - 1) x its lanes (the README of
+       the correlation data set; only such loads differ) */
+    uint64_t vec_hit_insns;
     uint64_t mem_insns, bar_insns;
 
     uint64_t slots[GPU_SLOT_COUNT];  /* summed over all schedulers */

@@ -101,6 +101,10 @@ typedef struct core_load {
     bool     all_sent;    /* the LSU has handed every transaction over */
     uint64_t ready;       /* latest data-ready cycle of its transactions */
     uint32_t next_free;
+    /* GPGPU-Sim's count of a load that completes on L1D hits (stats.h,
+       vec_hit_insns): its lanes, and whether every access was an L1D hit */
+    uint32_t lanes;
+    bool     l1d_any, l1d_all_hit;
 } core_load;
 
 /* one memory transaction after coalescing */

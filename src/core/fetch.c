@@ -9,7 +9,7 @@
 ** stops after a control instruction or barrier: the issue stage flushes
 ** the buffer when it executes one, and the next fetch starts from the
 ** warp's real next pc (emu_warp_next), which also covers SIMT
-** reconvergence jumps.
+** reconvergence jumps.  A function's end (FUNC_END) is never fetched.
 */
 #include "core_int.h"
 
@@ -37,6 +37,12 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
     while (w->ib_n < size && w->fetch_pc != CORE_NO_PC) {
         uint32_t i = (w->ib_head + w->ib_n) % size;
         uint32_t pc = w->fetch_pc;
+        if (w->ew->uops[pc].op == PTX_OP_FUNC_END) {
+            /* not an instruction: the emulator applies it when the pc
+               gets there (emu_warp_settle), the buffer is refetched */
+            w->fetch_pc = CORE_NO_PC;
+            break;
+        }
         w->ib_pc[i] = pc;
         w->ib_ready[i] = cycle + 1;
         w->ib_n++;

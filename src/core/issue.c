@@ -74,6 +74,26 @@ static void issue_check_buffer(core_sm *sm, core_warp *w, const core_uinfo *ui)
 }
 
 /*
+** A barrier that `w` completed released its CTA's warps: they are looked
+** at again, and a warp whose bar was its function's last instruction
+** before the kernel's end is done already (FUNC_END is never issued).
+** `w` itself is left to the caller, so the CTA outlives this loop.
+*/
+static void issue_released(core_sm *sm, const core_warp *w, uint64_t cycle)
+{
+    const core_cta *c = &sm->ctas[w->cta_slot];
+    for (uint32_t i = 0; i < c->ecta.nwarps; i++) {
+        core_warp *o = &sm->warps[c->slot[i]];
+        o->recheck = 0;
+        if (o != w && o->ew && !o->finished && o->ew->state == EMU_W_DONE) {
+            o->finished = true;
+            core_ib_flush(o);
+            core_warp_finish(sm, o, cycle);
+        }
+    }
+}
+
+/*
 ** Issue the buffered head instruction of `w`: claim its pipe, execute it
 ** functionally, reserve its destinations, hand memory instructions to the
 ** LSU.  false when the pipe was taken by an earlier issue this cycle or
@@ -129,10 +149,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     }
     if (ew->state == EMU_W_BARRIER || ew->state == EMU_W_DONE) {
         /* the last arrival (or an exit) may complete a barrier */
-        if (emu_cta_barrier_poll(ew->cta) > 0) {
-            const core_cta *c = &sm->ctas[w->cta_slot];
-            for (uint32_t i = 0; i < c->ecta.nwarps; i++) sm->warps[c->slot[i]].recheck = 0;
-        }
+        if (emu_cta_barrier_poll(ew->cta) > 0) issue_released(sm, w, cycle);
     }
     if (ew->state == EMU_W_DONE) {
         w->finished = true;

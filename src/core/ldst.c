@@ -42,9 +42,23 @@ uint32_t core_load_alloc(core_sm *sm, core_warp *w)
     core_load *ld = &sm->loads[id];
     sm->load_free = ld->next_free;
     *ld = (core_load){ .warp = w->slot, .pc = w->ib_n ? w->ib_pc[w->ib_head] : CORE_NO_PC,
-                       .next_free = CORE_NONE };
+                       .next_free = CORE_NONE, .l1d_all_hit = true };
     w->pending_loads++;
     return id;
+}
+
+/*
+** GPGPU-Sim counts a load that completes in its L1D latency queue (every
+** access an L1D hit) once per destination register (ldst_unit::
+** L1_latency_queue_cycle calls warp_inst_complete inside its register
+** loop), so a vector load of n registers adds n - 1 more warp and thread
+** instructions there; gpu_sim_insn reproduces that (stats.h).
+*/
+static void load_count_like_gpgpusim(core_sm *sm, const core_load *ld)
+{
+    if (!ld->l1d_any || !ld->l1d_all_hit || ld->pc >= sm->launch->mod->nuops) return;
+    uint32_t n = sm->ui[ld->pc].ndst;
+    if (n > 1) sm->st->vec_hit_insns += (uint64_t)(n - 1) * ld->lanes;
 }
 
 /* Every transaction of load `id` is back: its registers become readable
@@ -53,6 +67,7 @@ static void load_complete(core_sm *sm, uint32_t id, uint64_t cycle)
 {
     core_load *ld = &sm->loads[id];
     core_warp *w = &sm->warps[ld->warp];
+    load_count_like_gpgpusim(sm, ld);
     core_sb_release_load(w, id, umax(ld->ready, cycle));
     w->pending_loads--;
     w->recheck = 0;
@@ -194,6 +209,10 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         for (int s = 0; s < PTX_SPACE_COUNT; s++)
             if (by_space[s]) lsu_space_part(sm, w, s, kind, off, by_space[s], info->nbytes);
     }
+    if (load != CORE_NONE) {
+        sm->loads[load].lanes = (uint32_t)__builtin_popcount(mask);
+        if (lsu->shmem) sm->loads[load].l1d_all_hit = false;
+    }
     if (load != CORE_NONE && lsu->shmem)
         sm->loads[load].ready = cycle + sm->cfg->shmem_latency + lsu->shmem_cycles - 1;
     if (!lsu->shmem && !lsu->ntx) {
@@ -278,6 +297,10 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
         lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);
     if (r == MEM_L1_FAIL) return r;
     core_load *ld = load != CORE_NONE ? &sm->loads[load] : NULL;
+    if (ld) {
+        ld->l1d_any |= tx->cache == CORE_C_L1D;
+        ld->l1d_all_hit &= tx->cache == CORE_C_L1D && r == MEM_L1_HIT;
+    }
     switch (r) {
     case MEM_L1_HIT:
         if (ld) ld->ready = umax(ld->ready, cycle + mem_l1_hit_latency(l1) - 1);

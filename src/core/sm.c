@@ -304,9 +304,14 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         ws_sched_event we = CORE_EVENT(WS_EV_WARP_START);
         we.warp = slot;
         core_sm_event(sm, &we, cycle);
-        /* a warp with no thread (cannot happen for whole warps) is done */
+        /* a warp with no thread (cannot happen for whole warps), or a
+           body with no instruction, is done before it issues */
         if (w->ew->state == EMU_W_DONE) w->finished = true;
     }
+    uint32_t nw = cta->ecta.nwarps, slots[32];
+    memcpy(slots, cta->slot, sizeof slots);   /* the last finish frees the CTA */
+    for (uint32_t i = 0; i < nw; i++)
+        if (sm->warps[slots[i]].finished) core_warp_finish(sm, &sm->warps[slots[i]], cycle);
     sm->active = true;
     return 0;
 }

@@ -140,6 +140,7 @@ typedef struct wsc_kstats {
     uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
     /* timing model counters, summed over launches */
     uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
+    ws_tstats *t;            /* the library's full counters (timing only) */
 } wsc_kstats;
 
 typedef struct wsc_launch_rec {
@@ -149,6 +150,7 @@ typedef struct wsc_launch_rec {
     ws_stats s;
     uint64_t cycles;         /* nominal simulated cycles */
     bool failed;
+    ws_tstats *t;            /* the library's full counters (timing only) */
 } wsc_launch_rec;
 
 typedef struct wsc_stats {
@@ -158,14 +160,16 @@ typedef struct wsc_stats {
     uint64_t nlaunches, cap_launches;
     uint64_t total_launches;
     uint64_t cycles;         /* simulated clock: sum over launches */
+    ws_tstats *t;            /* timing: every launch's full counters, summed */
 } wsc_stats;
 
 /* Nominal simulated cycles of a launch: one warp instruction per SM per
    cycle over the SMs the grid can occupy (see stats.c). */
 uint64_t wsc_launch_cycles(const ws_stats *s, uint32_t num_sms);
-/* Record a finished (or faulted) launch; prints its line when per_kernel. */
-void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_dim3 grid,
-                   ws_dim3 block, size_t shared, const ws_stats *s, bool failed);
+/* Record a finished (or faulted) launch, the last one `ctx` ran; prints
+   its line when per_kernel. */
+void wsc_stats_add(wsc_stats *st, const wsc_config *c, const ws_ctx *ctx, const char *kernel,
+                   ws_dim3 grid, ws_dim3 block, size_t shared, const ws_stats *s, bool failed);
 /* Text summary on `out` unless quiet, and the JSON file if configured. */
 void wsc_stats_report(const wsc_stats *st, const wsc_config *c, const char *api, FILE *out);
 void wsc_stats_free(wsc_stats *st);

@@ -41,7 +41,7 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
     ws_stats s;
     ws_stats_last(rt->ctx, &s);
     uint64_t before = rt->stats.cycles;
-    wsc_stats_add(&rt->stats, &rt->cfg, f->name, grid, block, shared, &s, st != WS_OK);
+    wsc_stats_add(&rt->stats, &rt->cfg, rt->ctx, f->name, grid, block, shared, &s, st != WS_OK);
     wsc_timeline_kernel(rt, stream, rt->stats.cycles - before);
     wsc_managed_pull(rt);
     if (st == WS_OK) return cudaSuccess;

@@ -738,7 +738,7 @@ WSD_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
         return fail(ctx, st, "cuLaunchKernel");
     ws_stats s;
     ws_stats_last(ctx, &s);
-    wsc_stats_add(&drv()->stats, &drv()->cfg, f->name, g, b, shared, &s, st != WS_OK);
+    wsc_stats_add(&drv()->stats, &drv()->cfg, ctx, f->name, g, b, shared, &s, st != WS_OK);
     if (st == WS_OK) return CUDA_SUCCESS;
     mod_write_ptx(f->mod);   /* the message cites it */
     return ctx_current(drv())->sticky = fail(ctx, st, "cuLaunchKernel");

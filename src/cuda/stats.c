@@ -45,24 +45,41 @@ static int stats_kernel(wsc_stats *st, const char *name)
     return (int)st->nkernels++;
 }
 
-static void stats_keep_launch(wsc_stats *st, const wsc_launch_rec *r)
+static bool stats_keep_launch(wsc_stats *st, const wsc_launch_rec *r)
 {
     if (st->nlaunches == st->cap_launches) {
         uint64_t cap = st->cap_launches ? st->cap_launches * 2 : 64;
         wsc_launch_rec *l = realloc(st->launches, cap * sizeof *l);
-        if (!l) return;   /* the per-launch list is best effort */
+        if (!l) return false;   /* the per-launch list is best effort */
         st->launches = l;
         st->cap_launches = cap;
     }
     st->launches[st->nlaunches++] = *r;
+    return true;
 }
 
-void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_dim3 grid,
-                   ws_dim3 block, size_t shared, const ws_stats *s, bool failed)
+/* The library's full counters of the launch `ctx` just ran, added to the
+   kernel's and the total (and into a new one for the launch record when
+   `rec`), on the timing model only.  Best effort: out of host memory,
+   the report lacks them. */
+static ws_tstats *stats_keep_timing(wsc_stats *st, wsc_kstats *k, const ws_ctx *ctx, bool rec)
+{
+    if (!st->t) st->t = ws_tstats_new();
+    if (!k->t) k->t = ws_tstats_new();
+    ws_tstats_add_last(st->t, ctx);
+    ws_tstats_add_last(k->t, ctx);
+    ws_tstats *t = rec ? ws_tstats_new() : NULL;
+    ws_tstats_add_last(t, ctx);
+    return t;
+}
+
+void wsc_stats_add(wsc_stats *st, const wsc_config *c, const ws_ctx *ctx, const char *kernel,
+                   ws_dim3 grid, ws_dim3 block, size_t shared, const ws_stats *s, bool failed)
 {
     int ki = stats_kernel(st, kernel);
     if (ki < 0) return;
     wsc_kstats *k = &st->kernels[ki];
+    ws_tstats *t = c->timing ? stats_keep_timing(st, k, ctx, c->per_kernel) : NULL;
     uint64_t cycles = wsc_launch_cycles(s, c->num_sms);
     k->launches++;
     k->ctas += s->ctas;
@@ -83,8 +100,9 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const char *kernel, ws_di
     st->total_launches++;
     if (!c->per_kernel) return;
     wsc_launch_rec r = { .kernel = (uint32_t)ki, .grid = grid, .block = block,
-                         .shared = shared, .s = *s, .cycles = cycles, .failed = failed };
-    stats_keep_launch(st, &r);
+                         .shared = shared, .s = *s, .cycles = cycles, .failed = failed,
+                         .t = t };
+    if (!stats_keep_launch(st, &r)) ws_tstats_free(t);
     if (!c->quiet)
         fprintf(stderr, "warpsim: launch %" PRIu64 ": %s grid (%u,%u,%u) block (%u,%u,%u)"
                 " shared %zu: %" PRIu64 " warp instructions, %" PRIu64 " thread "
@@ -111,15 +129,36 @@ static void time_model(const wsc_config *c, char *buf, size_t len)
         snprintf(buf, len, "functional emulation; cycles: 1 warp instruction per SM per cycle");
 }
 
+/* The simulated machine's name: with the timing model the configuration
+   it was built from (its preset, or the file's name), else the device the
+   program sees. */
+static const char *machine_name(const wsc_stats *st, const wsc_config *c, char *buf, size_t len)
+{
+    if (!c->timing) {
+        snprintf(buf, len, "sm_%d%d", c->cc_major, c->cc_minor);
+        return buf;
+    }
+    const char *m = ws_tstats_machine(st->t, NULL, NULL);
+    return m[0] ? m : c->timing_config[0] ? c->timing_config : "gtx480";
+}
+
 static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
 {
     uint64_t w = 0, t = 0;
-    char model[1200];
+    char model[1200], buf[32];
     time_model(c, model, sizeof model);
-    fprintf(out, "warpsim: ---- statistics: %" PRIu64 " launch%s of %u kernel%s on "
-            "sm_%d%d, %u SMs (%s) ----\n", st->total_launches,
-            st->total_launches == 1 ? "" : "es", st->nkernels, st->nkernels == 1 ? "" : "s",
-            c->cc_major, c->cc_minor, c->num_sms, model);
+    const char *mach = machine_name(st, c, buf, sizeof buf);
+    if (c->timing)   /* the machine timed is not the device the program sees */
+        fprintf(out, "warpsim: ---- statistics: %" PRIu64 " launch%s of %u kernel%s on "
+                "%s, %u SMs at %u MHz (%s; the program sees an sm_%d%d device) ----\n",
+                st->total_launches, st->total_launches == 1 ? "" : "es", st->nkernels,
+                st->nkernels == 1 ? "" : "s", mach, c->num_sms, c->clock_mhz, model,
+                c->cc_major, c->cc_minor);
+    else
+        fprintf(out, "warpsim: ---- statistics: %" PRIu64 " launch%s of %u kernel%s on "
+                "%s, %u SMs (%s) ----\n", st->total_launches,
+                st->total_launches == 1 ? "" : "es", st->nkernels, st->nkernels == 1 ? "" : "s",
+                mach, c->num_sms, model);
     for (uint32_t i = 0; i < st->nkernels; i++) {
         const wsc_kstats *k = &st->kernels[i];
         fprintf(out, "warpsim: %s: %" PRIu64 " launch%s, %" PRIu64 " CTAs, %" PRIu64
@@ -188,8 +227,19 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
     fprintf(f, "{\n  \"simulator\": \"warpsim\",\n  \"version\": \"%s\",\n  \"api\": ",
             WS_VERSION_STRING);
     json_str(f, api);
-    fprintf(f, ",\n  \"gpu\": {\"arch\": \"sm_%d%d\", \"sms\": %u, \"clock_mhz\": %u},\n"
-            "  \"time_model\": ", c->cc_major, c->cc_minor, c->num_sms, c->clock_mhz);
+    char buf[32];
+    const char *mach = machine_name(st, c, buf, sizeof buf);
+    if (c->timing) {
+        /* the machine the timing model simulated; device_arch is only what
+           the program's device properties say */
+        fprintf(f, ",\n  \"gpu\": {\"machine\": ");
+        json_str(f, mach);
+        fprintf(f, ", \"sms\": %u, \"clock_mhz\": %u, \"device_arch\": \"sm_%d%d\"},\n"
+                "  \"time_model\": ", c->num_sms, c->clock_mhz, c->cc_major, c->cc_minor);
+    } else {
+        fprintf(f, ",\n  \"gpu\": {\"arch\": \"sm_%d%d\", \"sms\": %u, \"clock_mhz\": %u},\n"
+                "  \"time_model\": ", c->cc_major, c->cc_minor, c->num_sms, c->clock_mhz);
+    }
     json_str(f, c->timing ? "timing" : "nominal: 1 warp instruction per SM per cycle");
     if (c->timing) {
         fprintf(f, ",\n  \"timing_config\": ");
@@ -215,6 +265,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
         json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
         json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
                     k->l1d_misses, k->lsu_stall_cycles);
+        ws_tstats_json(k->t, f, 3, 0);
         fputc('}', f);
         acc += k->l1d_accesses; hits += k->l1d_hits; misses += k->l1d_misses;
         lsu += k->lsu_stall_cycles;
@@ -240,6 +291,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
                          r->s.warp_insns_max);
             json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
                         r->s.l1d_misses, r->s.lsu_stall_cycles);
+            ws_tstats_json(r->t, f, 3, 0);
             fputc('}', f);
         }
         fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
@@ -248,6 +300,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
     json_counts(f, ctas, warps, wi, ti, st->cycles);
     json_classes(f, mem, bar, wmin, wmax);
     json_timing(f, c, ti, st->cycles, acc, hits, misses, lsu);
+    ws_tstats_json(st->t, f, 2, 1);
     fprintf(f, "}\n}\n");
 }
 
@@ -269,7 +322,10 @@ void wsc_stats_free(wsc_stats *st)
     for (uint32_t i = 0; i < st->nkernels; i++) {
         free(st->kernels[i].name);
         free(st->kernels[i].pretty);
+        ws_tstats_free(st->kernels[i].t);
     }
+    for (uint64_t i = 0; i < st->nlaunches; i++) ws_tstats_free(st->launches[i].t);
+    ws_tstats_free(st->t);
     free(st->kernels);
     free(st->launches);
     memset(st, 0, sizeof *st);

@@ -231,6 +231,7 @@ int emu_warp_skip(emu_warp *w, emu_step_info *info)
     }
     top->pc++;
     if (top->pc == top->rpc) emu_warp_reconverge(w);
+    emu_warp_settle(w);
     return 0;
 }
 

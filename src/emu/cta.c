@@ -88,6 +88,7 @@ static void cta_wake(emu_cta *cta, emu_warp *w)
     top->pc++;
     w->state = EMU_W_READY;
     if (top->pc == top->rpc) emu_warp_reconverge(w);
+    emu_warp_settle(w);   /* a bar just before the function's end */
 }
 
 int emu_cta_barrier_poll(emu_cta *cta)

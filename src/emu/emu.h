@@ -407,6 +407,9 @@ uint8_t *emu_warp_local(emu_warp *w);
 void emu_warp_exit_lanes(emu_warp *w, uint32_t lanes);
 /* Pop SIMT entries whose path reached its reconvergence point. */
 void emu_warp_reconverge(emu_warp *w);
+/* Apply the FUNC_END the warp's pc reached, if any (the lanes finish, or
+   the call returns), without counting it: it is never an instruction. */
+void emu_warp_settle(emu_warp *w);
 
 /* Read `n` bytes at generic address `addr` as thread `lane` of `w` (for
    printf and extern calls). 0, or -1 after a fault report naming `u`. */

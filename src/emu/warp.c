@@ -74,6 +74,7 @@ int emu_warp_init(emu_warp *w, emu_launch *l, emu_cta *cta, uint32_t wid)
     w->simt_n = w->lanes ? 1 : 0;
     w->state = w->lanes ? EMU_W_READY : EMU_W_DONE;
     warp_frame_regs(w);
+    emu_warp_settle(w);
     return 0;
 }
 
@@ -144,6 +145,27 @@ static int warp_unsupported(emu_warp *w, const ptx_uop *u, uint32_t mask)
 }
 
 /*
+** A FUNC_END is where a function's paths meet, not an instruction: when
+** the warp's next pc is one, its effect happens at once (the kernel's
+** lanes that reached it finish; a call whose lanes all returned pops its
+** frame and the caller goes on after the call), so it is never issued,
+** counted or charged an issue slot.  GPGPU-Sim counts the `ret` that
+** leads there and nothing more; so does the hardware, which has no such
+** instruction.  Called wherever the pc moves outside emu_warp_step's
+** handlers: after a step, a barrier release, a skipped uop, and at
+** warp start (a body with no instruction finishes there).
+*/
+void emu_warp_settle(emu_warp *w)
+{
+    while (w->state == EMU_W_READY && w->simt_n) {
+        const emu_simt *top = &w->simt[w->simt_n - 1];
+        const ptx_uop *u = &w->uops[top->pc];
+        if (u->op != PTX_OP_FUNC_END) return;
+        emu_dispatch[PTX_OP_FUNC_END](w, u, top->mask);  /* pops or exits: progress */
+    }
+}
+
+/*
 ** Execute the instruction at the top of the SIMT stack.  Counting: every
 ** issued instruction adds 1 to warp_insns and popcount(active & guard) to
 ** thread_insns, so an instruction whose guard is false in all lanes counts
@@ -180,6 +202,7 @@ int emu_warp_step(emu_warp *w, emu_step_info *info)
         top = &w->simt[w->simt_n - 1];
         if (top->pc == top->rpc) emu_warp_reconverge(w);
     }
+    if (rc == 0) emu_warp_settle(w);
     if (w->state == EMU_W_DONE) w->launch->idle_insns = 0;   /* progress */
     return rc;
 }

@@ -3,7 +3,8 @@
 ** (stats.h), per kernel launch and in total, and the time series.
 ** One emitter writes both formats, so text and JSON always carry the same
 ** fields; GPGPU-Sim's names are used where the meaning is the same
-** (gpu_sim_cycle, gpu_sim_insn = thread instructions, gpu_ipc, L1D_...).
+** (gpu_sim_cycle, gpu_sim_insn = thread instructions as GPGPU-Sim counts
+** them, gpu_ipc, L1D_...); warpsim's own count stays thread_insns.
 */
 #include "report.h"
 #include <inttypes.h>
@@ -99,10 +100,12 @@ static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b :
 /* One launch (or the totals)                                          */
 /* ------------------------------------------------------------------ */
 
-/* L1D_total_cache_* as GPGPU-Sim names them (pending hits = merges into
-   an outstanding MSHR), then ours; `l1` adds the L1-only counters. */
-static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint64_t sm_cycles,
-                         const char *occ_name, bool l1)
+/* <tag>_total_cache_* with GPGPU-Sim's meaning: accesses (hits, misses and
+   pending hits; refused ones are not accesses), misses, miss rate, pending
+   hits (merges into an outstanding MSHR: GPGPU-Sim's HIT_RESERVED) and
+   reservation fails (refused for want of an MSHR, merge slot, miss-queue
+   entry or way, and retried). */
+static void gpgpusim_cache_fields(rep *r, const char *tag, const gpu_cache_stats *c)
 {
     char n[64];
 #define F(suffix) (snprintf(n, sizeof n, "%s_%s", tag, suffix), n)
@@ -111,6 +114,17 @@ static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint
     put_f(r, F("total_cache_miss_rate"), ratio(c->misses, c->accesses));
     put_u64(r, F("total_cache_pending_hits"), c->merges);
     put_u64(r, F("total_cache_reservation_fails"), c->reservation_fails);
+#undef F
+}
+
+/* GPGPU-Sim's totals (gpgpusim_cache_fields, when `gs`), then ours; `l1`
+   adds the L1-only counters. */
+static void cache_fields(rep *r, const char *tag, const gpu_cache_stats *c, uint64_t sm_cycles,
+                         const char *occ_name, bool l1, bool gs)
+{
+    char n[64];
+#define F(suffix) (snprintf(n, sizeof n, "%s_%s", tag, suffix), n)
+    if (gs) gpgpusim_cache_fields(r, tag, c);
     if (l1) put_u64(r, F("reservation_fails_set"), c->reservation_fails_set);
     put_u64(r, F("hits"), c->hits);
     put_f(r, F("hit_rate"), ratio(c->hits, c->accesses));
@@ -149,8 +163,9 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_u64(r, "dram_cycles", m->dram_cycles);
     put_u64(r, "n_channels", m->n_channels);
     put_u64(r, "n_l2_slices", m->n_slices);
+    /* L2_total_cache_* are with L1D's, at the top level */
     cache_fields(r, "L2", &m->l2, m->l2_cycles * m->n_slices, "mshr_occupancy_per_slice_avg",
-                 false);
+                 false, false);
     put_u64(r, "l2_input_full_cycles", m->l2_input_full_cycles);
     put_u64(r, "l2_dram_stall_cycles", m->l2_dram_stall_cycles);
     put_u64(r, "l2_reply_stall_cycles", m->l2_reply_stall_cycles);
@@ -195,20 +210,9 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     close_obj(r);
 }
 
-/* Counters shared by a launch and the totals; `tot` picks the
-   gpu_tot_* names GPGPU-Sim uses for totals. */
-static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
+/* The issue-slot breakdown (one slot per scheduler per cycle). */
+static void slot_fields(rep *r, const gpu_kernel_stats *k)
 {
-    put_u64(r, tot ? "gpu_tot_sim_cycle" : "gpu_sim_cycle", k->cycles);
-    put_u64(r, tot ? "gpu_tot_sim_insn" : "gpu_sim_insn", k->thread_insns);
-    put_f(r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(k->thread_insns, k->cycles));
-    put_u64(r, "warp_insns", k->warp_insns);
-    put_f(r, "warp_ipc", ratio(k->warp_insns, k->cycles));
-    put_f(r, "sim_time_us", cfg->core_mhz > 0 ? (double)k->cycles / cfg->core_mhz : 0.0);
-    put_u64(r, "mem_insns", k->mem_insns);
-    put_u64(r, "bar_insns", k->bar_insns);
-    uint64_t slots = 0;
-    for (int i = 0; i < GPU_SLOT_COUNT; i++) slots += k->slots[i];
     open_obj(r, "issue_slots");
     for (int i = 0; i < GPU_SLOT_COUNT; i++) {
         char n[48];
@@ -216,6 +220,26 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
         put_u64(r, n, k->slots[i]);
     }
     close_obj(r);
+}
+
+/* Counters shared by a launch and the totals; `tot` picks the
+   gpu_tot_* names GPGPU-Sim uses for totals. */
+static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
+{
+    uint64_t gs_insn = k->thread_insns + k->vec_hit_insns;
+    put_u64(r, tot ? "gpu_tot_sim_cycle" : "gpu_sim_cycle", k->cycles);
+    put_u64(r, tot ? "gpu_tot_sim_insn" : "gpu_sim_insn", gs_insn);
+    put_f(r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(gs_insn, k->cycles));
+    put_u64(r, "thread_insns", k->thread_insns);
+    put_f(r, "thread_ipc", ratio(k->thread_insns, k->cycles));
+    put_u64(r, "warp_insns", k->warp_insns);
+    put_f(r, "warp_ipc", ratio(k->warp_insns, k->cycles));
+    put_f(r, "sim_time_us", cfg->core_mhz > 0 ? (double)k->cycles / cfg->core_mhz : 0.0);
+    put_u64(r, "mem_insns", k->mem_insns);
+    put_u64(r, "bar_insns", k->bar_insns);
+    uint64_t slots = 0;
+    for (int i = 0; i < GPU_SLOT_COUNT; i++) slots += k->slots[i];
+    slot_fields(r, k);
     put_f(r, "issue_slot_utilization", ratio(k->slots[GPU_SLOT_ISSUED], slots));
     put_u64(r, "lsu_stall_cycles", k->lsu_stall_cycles);
     put_u64(r, "reexec_parked", k->reexec_parked);
@@ -226,9 +250,10 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
-    cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true);
-    cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true);
-    cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true);
+    cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
+    gpgpusim_cache_fields(r, "L2", &k->mem.l2);
+    cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
+    cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     put_u64(r, "mem_requests", k->mem_requests);
     put_u64(r, "mem_reply_bytes", k->mem_reply_bytes);
     put_u64(r, "mem_queue_full_cycles", k->mem_queue_full_cycles);
@@ -237,6 +262,20 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
     memsys_fields(r, cfg, k);
+}
+
+void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *k,
+                              int depth, bool tot)
+{
+    rep r = { .out = out, .json = true, .depth = depth, .first = false };
+    uint64_t gs_insn = k->thread_insns + k->vec_hit_insns;
+    put_u64(&r, tot ? "gpu_tot_sim_cycle" : "gpu_sim_cycle", k->cycles);
+    put_u64(&r, tot ? "gpu_tot_sim_insn" : "gpu_sim_insn", gs_insn);
+    put_f(&r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(gs_insn, k->cycles));
+    gpgpusim_cache_fields(&r, "L1D", &k->l1d);
+    gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
+    slot_fields(&r, k);
+    memsys_fields(&r, cfg, k);
 }
 
 static void launch_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
@@ -319,6 +358,7 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->cycles += k->cycles;
     s->warp_insns += k->warp_insns;
     s->thread_insns += k->thread_insns;
+    s->vec_hit_insns += k->vec_hit_insns;
     s->mem_insns += k->mem_insns;
     s->bar_insns += k->bar_insns;
     for (int i = 0; i < GPU_SLOT_COUNT; i++) s->slots[i] += k->slots[i];
@@ -372,7 +412,10 @@ static void report_text(FILE *out, const gpu_config *cfg, const gpu_kernel_stats
 static void report_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks,
                         uint32_t n, const gpu_kernel_stats *tot)
 {
-    fprintf(out, "{\n  \"simulator\": \"warpsim\",\n  \"model\": \"timing\",\n  \"config\": ");
+    fprintf(out, "{\n  \"simulator\": \"warpsim\",\n  \"model\": \"timing\",\n  \"machine\": {\"name\": ");
+    json_str(out, cfg->preset);   /* the machine simulated, not a device's arch */
+    fprintf(out, ", \"sms\": %u, \"core_mhz\": %.6g},\n  \"config\": ", gpu_config_n_sm(cfg),
+            cfg->core_mhz);
     gpu_config_dump(cfg, out, true);
     fprintf(out, "  ,\"launches\": [");
     for (uint32_t i = 0; i < n; i++) {

@@ -18,6 +18,15 @@
    the totals. */
 void gpu_report(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks, uint32_t n,
                 bool json);
+/* The statistics that have a GPGPU-Sim counterpart, under its names, as
+   JSON members of an object the caller has open (each written as a comma,
+   a newline and 2 x `depth` spaces, then the member): gpu_sim_cycle,
+   gpu_sim_insn (thread instructions as GPGPU-Sim counts them), gpu_ipc
+   (gpu_tot_* when `tot`), the L1D and L2 totals (L1D_total_cache_*,
+   L2_total_cache_*), the issue slots and the memory system below L1 (the
+   `memsys` object of the timing report). */
+void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *k,
+                              int depth, bool tot);
 /* One launch only (text), e.g. printed as it finishes. */
 void gpu_report_kernel(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *k);
 /* The samples of every launch: CSV with a header line, or a JSON array. */

@@ -16,6 +16,9 @@
 #               committed snapshot tests/bench/snapshots/NAME.json (made by the
 #               simulator before the policy-platform refactoring; snapshot.py).
 #               WS_SNAPSHOT_WRITE=1 writes the snapshot instead of checking.
+# MODE insns:   thread instructions as GPGPU-Sim counts them: insn_count.py
+#               compares each NAME's gpu_sim_insn (gtx480, gto) with
+#               GPGPU-Sim's counts of the same program (gpgpusim_insns.json).
 # PRELOAD: library put in LD_PRELOAD (the ASan runtime in a sanitizer build:
 # nvcc's output is not instrumented); "" for none.
 ws="$1"; nvcc="$2"; bindir="$3"; mode="$4"; preload="$5"; shift 5
@@ -28,6 +31,11 @@ fi
 mkdir -p "$bindir" || exit 1
 # warpsim bench finds nvcc on PATH first
 export PATH="$(dirname "$nvcc"):$PATH"
+if [ "$mode" = insns ]; then
+  WS_PRELOAD="$preload" python3 "$(dirname "$0")/insn_count.py" "$ws" "$bindir" \
+    "$(dirname "$0")/gpgpusim_insns.json" "$@"
+  exit $?
+fi
 bad=0
 for name in "$@"; do
   out="$bindir/$name.$mode.out"; err="$bindir/$name.$mode.err"; json="$bindir/$name.$mode.json"

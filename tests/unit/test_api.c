@@ -242,8 +242,8 @@ static void test_globals_and_const(void **state)
     ws_stats_total(ctx, &t);
     assert_int_equal(s.ctas, 1);
     assert_int_equal(s.warps, 2);
-    assert_int_equal(s.warp_insns, 2 * 14);   /* 14 instructions incl. ret */
-    assert_int_equal(s.thread_insns, 64 * 14);
+    assert_int_equal(s.warp_insns, 2 * 13);   /* 13 instructions incl. ret */
+    assert_int_equal(s.thread_insns, 64 * 13);
     assert_int_equal(t.launches, 1);
     ws_ctx_destroy(ctx);
 }

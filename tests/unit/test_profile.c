@@ -23,8 +23,8 @@
 ** Warp w of CTA c (64 threads, 2 warps per CTA) loops n = w + c times.
 ** Interval 0: 9 instructions up to and including the first bar.sync, two
 ** loads (ld.param counts: class MEM is every ld/st of any space).  Interval 1: 3 (add, setp, branch) + 4 per iteration + the second
-** bar.sync.  Interval 2: the store, ret and the function-end pseudo-op
-** that ret branches to (3), one store.
+** bar.sync.  Interval 2: the store and ret (2: the function's end that
+** ret reaches is no instruction), one store.
 */
 static const char prof_ptx[] =
     ".version 7.0\n"
@@ -123,11 +123,11 @@ static void test_exact_counts(void **state)
         const uint64_t *mem = p.ivl_mem + p.ivl_start[uid];
         assert_int_equal(ins[0], 9);
         assert_int_equal(ins[1], i1);
-        assert_int_equal(ins[2], 3);
+        assert_int_equal(ins[2], 2);
         assert_int_equal(mem[0], 2);
         assert_int_equal(mem[1], 0);
         assert_int_equal(mem[2], 1);
-        assert_int_equal(p.total[uid], 9 + i1 + 3);
+        assert_int_equal(p.total[uid], 9 + i1 + 2);
         assert_int_equal(p.mem[uid], 3);
         sum += p.total[uid];
         if (p.total[uid] < lo) lo = p.total[uid];
@@ -138,8 +138,8 @@ static void test_exact_counts(void **state)
     assert_int_equal(p.max_total, hi);
     assert_true(emu_profile_asymmetry(&p) > 1.02);     /* asymmetric by design */
     /* remaining and interval queries; warp uid 5 (CTA 2, warp 1) loops 3 times */
-    assert_int_equal(emu_profile_remaining(&p, 5, 0), 9 + 16 + 3);
-    assert_int_equal(emu_profile_remaining(&p, 5, 10), 9 + 16 + 3 - 10);
+    assert_int_equal(emu_profile_remaining(&p, 5, 0), 9 + 16 + 2);
+    assert_int_equal(emu_profile_remaining(&p, 5, 10), 9 + 16 + 2 - 10);
     assert_int_equal(emu_profile_remaining(&p, 5, 1000), 0);
     assert_int_equal(emu_profile_remaining(&p, 6, 0), -1);
     assert_int_equal(emu_profile_remaining(NULL, 0, 0), -1);
@@ -151,9 +151,9 @@ static void test_exact_counts(void **state)
     assert_int_equal(left, 16);
     assert_int_equal(m, 0);
     assert_int_equal(emu_profile_interval(&p, 5, 26, &left, &m), 0);
-    assert_int_equal(left, 2);
+    assert_int_equal(left, 1);
     assert_int_equal(m, 1);
-    assert_int_equal(emu_profile_interval(&p, 5, 28, &left, NULL), 0);
+    assert_int_equal(emu_profile_interval(&p, 5, 27, &left, NULL), 0);
     assert_int_equal(left, 0);
     assert_int_equal(emu_profile_interval(&p, 99, 0, &left, NULL), -1);
 

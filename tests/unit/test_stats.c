@@ -15,9 +15,9 @@
 
 /*
 ** charz: warp 0 of each CTA runs two more instructions (a global load and
-** an add) than the others.  Per warp: 12 instructions (ld.param, mov, shr,
-** bar, setp, bra, bar, mul, add, st, ret, and the function-end pseudo-op),
-** 14 for warp 0; memory: ld.param + st (+ ld.global in warp 0); two bars.
+** an add) than the others.  Per warp: 11 instructions (ld.param, mov, shr,
+** bar, setp, bra, bar, mul, add, st, ret; the function's end is no
+** instruction), 13 for warp 0; memory: ld.param + st (+ ld.global in warp 0); two bars.
 */
 static const char stats_ptx[] =
     ".version 7.0\n"
@@ -79,29 +79,30 @@ static void test_class_and_spread_counts(void **state)
     ws_stats s;
     ws_stats_last(ctx, &s);
     assert_int_equal(s.warps, 6);
-    assert_int_equal(s.warp_insns, 2 * (14 + 12 + 12));
+    assert_int_equal(s.warp_insns, 2 * (13 + 11 + 11));
     /* warp 0's bra has a false guard in every lane: issued, 0 lanes */
-    assert_int_equal(s.thread_insns, 2 * (32 * 13 + 32 * 12 + 16 * 12));
+    assert_int_equal(s.thread_insns, 2 * (32 * 12 + 32 * 11 + 16 * 11));
     assert_int_equal(s.mem_insns, 2 * (3 + 1 + 3));
     assert_int_equal(s.bar_insns, 2 * 3 * 2);
-    assert_int_equal(s.warp_insns_min, 12);
-    assert_int_equal(s.warp_insns_max, 14);
+    assert_int_equal(s.warp_insns_min, 11);
+    assert_int_equal(s.warp_insns_max, 13);
 
     /* one warp: no spread */
     launch(ctx, kernel(m, "charz"), 1, 32, args);
     ws_stats_last(ctx, &s);
-    assert_int_equal(s.warp_insns_min, 14);
-    assert_int_equal(s.warp_insns_max, 14);
+    assert_int_equal(s.warp_insns_min, 13);
+    assert_int_equal(s.warp_insns_max, 13);
     assert_int_equal(s.mem_insns, 3);
 
-    /* ret + function end: 2 instructions, no memory, no barrier */
+    /* ret only: 1 instruction, no memory, no barrier */
     launch(ctx, kernel(m, "empty"), 3, 1, NULL);
     ws_stats_last(ctx, &s);
-    assert_int_equal(s.warp_insns, 3 * 2);
+    assert_int_equal(s.warp_insns, 3 * 1);
+    assert_int_equal(s.thread_insns, 3 * 1);
     assert_int_equal(s.mem_insns, 0);
     assert_int_equal(s.bar_insns, 0);
-    assert_int_equal(s.warp_insns_min, 2);
-    assert_int_equal(s.warp_insns_max, 2);
+    assert_int_equal(s.warp_insns_min, 1);
+    assert_int_equal(s.warp_insns_max, 1);
 
     /* totals: sums, and min/max over every launch */
     ws_stats t;
@@ -109,8 +110,8 @@ static void test_class_and_spread_counts(void **state)
     assert_int_equal(t.launches, 3);
     assert_int_equal(t.mem_insns, 14 + 3);
     assert_int_equal(t.bar_insns, 12 + 2);
-    assert_int_equal(t.warp_insns_min, 2);
-    assert_int_equal(t.warp_insns_max, 14);
+    assert_int_equal(t.warp_insns_min, 1);
+    assert_int_equal(t.warp_insns_max, 13);
     ws_module_unload(m);
     ws_ctx_destroy(ctx);
 }
