@@ -95,7 +95,12 @@ void corr_print(const corr_data *d, const corr_opts *o, const corr_summary *s)
     printf("  mean absolute rel. error:   %.1f %%\n", 100 * s->mare);
     printf("  within +-20 %%:              %d of %d\n", s->within20, s->n);
     printf("  within +-25 %%:              %d of %d\n", s->within25, s->n);
-    printf("  instruction counts equal:   %d of %d\n", s->insn_equal, s->n);
+    const char *src = NULL;
+    for (int i = 0; i < d->n && !src; i++)
+        if (d->runs[i].comparable && d->runs[i].res.ok)
+            src = corr_insn_src_names[d->runs[i].res.insn_src];
+    printf("  instruction counts equal:   %d of %d (GPGPU-Sim thread_insns vs warpsim %s)\n",
+           s->insn_equal, s->n, src ? src : "-");
     printf("  GTO-vs-LRR sign agrees:     %d of %d benchmarks (GPGPU-Sim's gain > %.0f %%)\n",
            s->sign_agree, s->sign_checked, CORR_SIGN_THRESHOLD * 100);
 }
