@@ -1,7 +1,7 @@
 /*
 ** corr_plot.c -- the scatter plot of `warpsim correlate --plot FILE`:
 ** GPGPU-Sim's cycles against warpsim's, one point per run (a point type
-** per scheduler, labelled with the benchmark), log-log, with the y = x line
+** per scheduler, the first scheduler's labelled with the benchmark), log-log, with the y = x line
 ** and the +-25 % band, written as FILE.png and FILE.svg by gnuplot
 ** (Debian: gnuplot-nox, installed by scripts/bootstrap.sh).  The data and
 ** the script go to temporary files; gnuplot runs as a child process.
@@ -75,9 +75,13 @@ static void write_script(FILE *f, const char *term, const char *out, const char 
     fprintf(f, "plot x title 'y = x' lc rgb 'black', 1.25*x dt 2 lc rgb 'gray' title "
                "'+-25 %%', 0.75*x dt 2 lc rgb 'gray' notitle");
     for (int k = 0; k < ns; k++)
-        fprintf(f, ", '%s' index %d using 1:2 with points pt %d ps 1.2 title '%s', "
-                   "'%s' index %d using 1:2:3 with labels font ',7' offset 0.6,0.4 left "
-                   "notitle", data, k, 7 - 2 * (k % 3), scheds[k], data, k);
+        fprintf(f, ", '%s' index %d using 1:2 with points pt %d ps 1.2 title '%s'", data, k,
+                7 - 2 * (k % 3), scheds[k]);
+    /* one label per benchmark (the first scheduler's point): the runs of
+       one benchmark sit close together */
+    if (ns > 0)
+        fprintf(f, ", '%s' index 0 using 1:2:3 with labels font ',7' offset 0.6,0.4 left "
+                   "notitle", data);
     fprintf(f, "\n");
 }
 
