@@ -5,9 +5,10 @@
 # Usage: bash scripts/bootstrap.sh
 set -euo pipefail
 
-# python3: a few command-level tests read JSON reports with it
+# python3: a few command-level tests read JSON reports with it;
+# gnuplot-nox: `warpsim correlate --plot` draws its scatter plot with it
 packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev libjansson-dev
-          clang libclang-rt-14-dev python3)
+          clang libclang-rt-14-dev python3 gnuplot-nox)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -44,14 +44,18 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
     if (bench_bin_path(q->bin_dir, e->name, bin, sizeof bin)
         || bench_build(m, e, bin, q->rebuild, q->cmd))
         return -1;
-    snprintf(json, sizeof json, "%s/warpsim-timing-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(json);
-    if (fd < 0) {
-        cli_error(q->cmd, "cannot create a temporary file in %s", dir && *dir ? dir : "/tmp");
-        return -1;
+    if (q->stats_out) {
+        snprintf(json, sizeof json, "%s", q->stats_out);
+    } else {
+        snprintf(json, sizeof json, "%s/warpsim-timing-XXXXXX", dir && *dir ? dir : "/tmp");
+        int fd = mkstemp(json);
+        if (fd < 0) {
+            cli_error(q->cmd, "cannot create a temporary file in %s", dir && *dir ? dir : "/tmp");
+            return -1;
+        }
+        close(fd);
     }
-    close(fd);
-    char *opts[2 * BENCH_TIMING_MAX_SETS + 2 * BENCH_TIMING_MAX_PLUGINS + 8];
+    char *opts[2 * BENCH_TIMING_MAX_SETS + 2 * BENCH_TIMING_MAX_PLUGINS + 10];
     char plugins[sizeof q->plugins];
     int n = 0;
     opts[n++] = "--config";
@@ -70,6 +74,10 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
     }
     opts[n++] = "--stats-json";
     opts[n++] = json;
+    if (q->report_out) {
+        opts[n++] = "--timing-report";
+        opts[n++] = (char *)q->report_out;
+    }
     opts[n++] = "--quiet";
     opts[n] = NULL;
     bench_outcome o;
@@ -84,7 +92,7 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
         cli_error(q->cmd, "%s: no statistics in %s", e->name, json);
         rc = -1;
     }
-    unlink(json);
+    if (!q->stats_out) unlink(json);
     return rc;
 }
 

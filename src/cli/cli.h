@@ -37,6 +37,7 @@ int cli_cmd_config(int argc, char **argv);  /* cmd_config.c: config list | show 
 int cli_cmd_policies(int argc, char **argv);/* cmd_config.c */
 int cli_cmd_timing_bench(int argc, char **argv); /* cmd_timing_bench.c */
 int cli_cmd_compare(int argc, char **argv);      /* cmd_compare.c */
+int cli_cmd_correlate(int argc, char **argv);    /* cmd_correlate.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

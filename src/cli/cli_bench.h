@@ -103,6 +103,8 @@ typedef struct bench_timing_req {
     const char *bin_dir;      /* NULL = the build's bench-bin */
     bool rebuild;
     char plugins[CLI_PLUGINS_MAX];   /* --plugin files, ':'-separated, "" = none */
+    const char *stats_out;    /* keep the statistics JSON here; NULL = a temporary file */
+    const char *report_out;   /* also write the full timing report here (--timing-report) */
 } bench_timing_req;
 
 typedef struct bench_timing {
