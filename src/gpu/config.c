@@ -42,6 +42,7 @@ typedef struct cfg_param {
 /* names of the GPU_L1_ALLOC_* and GPU_L1_OWNER_* values, in enum order */
 static const char *const l1_alloc_names[] = { "fill", "miss", "streaming", NULL };
 static const char *const l1_owner_names[] = { "last", "alloc", NULL };
+static const char *const set_index_names[] = { "linear", "fermi", "xor", NULL };
 
 #define OP(cls, IDX, lat, ii, what)                                                      \
     U32("op." cls ".latency", op[IDX].latency, lat, "cycles", 1, 10000,                  \
@@ -79,7 +80,11 @@ static const char *const l1_owner_names[] = { "last", "alloc", NULL };
          "touched it) or alloc (the warp whose miss allocated it; CCWS)"),              \
     BOOL(c ".write_evict", fld.write_evict, "false",                                     \
          what ": a store hit invalidates the line (write-through only; GPGPU-Sim "       \
-         "write policy E) instead of refreshing it")
+         "write policy E) instead of refreshing it"),                                    \
+    ENUM(c ".set_index", fld.set_index, "linear", set_index_names,                       \
+         what ": set of a line: linear (line number mod sets), fermi (GPGPU-Sim 'H': "   \
+         "line bits 7-11 XOR address bits 13-15,17,19; 32 or 64 sets) or xor "           \
+         "(GPGPU-Sim 'X': set bits XOR the next higher bits)")
 
 /*
 ** Sources of the defaults (the gtx480 machine): [T] Mascar spec §3 Table I,
@@ -760,6 +765,11 @@ static int check_cache(const gpu_cache_config *k, const char *name, char *err, s
     }
     /* write-evict is a write-through policy: a write-back hit must keep
        the line it has just dirtied */
+    if (k->set_index == GPU_SET_INDEX_FERMI && k->sets != 32 && k->sets != 64) {
+        snprintf(err, errlen, "%s.set_index = fermi needs 32 or 64 sets (%s.sets = %u): "
+                 "the hash defines only those", name, name, k->sets);
+        return -1;
+    }
     if (k->write_evict && k->write_back) {
         snprintf(err, errlen, "%s.write_evict = true needs %s.write_back = false "
                  "(write-evict is a write-through policy)", name, name);

@@ -49,6 +49,10 @@ struct mem_l1 {
     gpu_cache_stats st;
 };
 
+_Static_assert((int)MEM_INDEX_FERMI == (int)GPU_SET_INDEX_FERMI
+               && (int)MEM_INDEX_XOR == (int)GPU_SET_INDEX_XOR,
+               "mem/cache.h index functions follow common/config.h's order");
+
 mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t seg_bytes)
 {
     mem_l1 *l = calloc(1, sizeof *l);
@@ -70,6 +74,7 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
         return NULL;
     }
     l->tags.keep_owner = c->owner == GPU_L1_OWNER_ALLOC;
+    l->tags.index = c->set_index;
     return l;
 }
 
