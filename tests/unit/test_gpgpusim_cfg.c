@@ -82,6 +82,7 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.l1d.line_bytes, 128);
     assert_int_equal(c.l1d.ways, 4);
     assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
+    assert_int_equal(c.l1d.set_index, GPU_SET_INDEX_FERMI);     /* the 'H' */
     assert_false(c.l1d.write_back);
     assert_false(c.l1d.write_evict);
     assert_int_equal(c.l1d.mshr_entries, 64);
