@@ -161,6 +161,12 @@ static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token,
 int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token,
                   mem_l1_evict *ev)
 {
+    return mem_l1_access_n(l, kind, addr, 0, warp, token, ev);
+}
+
+int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                    uint32_t token, mem_l1_evict *ev)
+{
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
     ev->valid = false;
     if (kind == MEM_ATOMIC) {
@@ -201,7 +207,8 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
     } else {
         l->st.misses++;
     }
-    l1_push(l, MEM_WRITE, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, 0, warp);
+    if (bytes) l1_push(l, MEM_WRITE, addr, bytes, 0, warp);
+    else l1_push(l, MEM_WRITE, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, 0, warp);
     return MEM_L1_SENT;
 }
 
