@@ -94,6 +94,7 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.shmem_latency, 26);
     assert_int_equal(c.shmem_banks, 32);
     assert_int_equal(c.coalesce_bytes, 128);
+    assert_true(c.coalesce_reduce);        /* GPGPU-Sim's reduce_and_send */
     /* -gpgpu_tex_cache:l1 N:4:128:24,L:R:m:N:L,T:128:4,128:2 */
     assert_int_equal(c.l1t.sets, 4);
     assert_int_equal(c.l1t.line_bytes, 128);

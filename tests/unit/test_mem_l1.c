@@ -377,6 +377,42 @@ static void test_l1_write_evict(void **state)
     }
 }
 
+/* A port that keeps what it is sent (the last request). */
+static bool cap_can(void *impl) { (void)impl; return true; }
+static bool cap_send(void *impl, const mem_req *r, uint64_t cycle)
+{
+    (void)cycle;
+    *(mem_req *)impl = *r;
+    return true;
+}
+static bool cap_recv(void *impl, uint64_t cycle, mem_req *out)
+{
+    (void)impl; (void)cycle; (void)out;
+    return false;
+}
+
+/* A reduced write-through store (coalesce_reduce) goes below with its own
+   start and size; unreduced (bytes 0) it carries the whole segment. */
+static void test_l1_store_bytes(void **state)
+{
+    (void)state;
+    gpu_cache_config c = l1cfg();
+    mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    mem_req got = { 0 };
+    mem_port port = { .impl = &got, .can_send = cap_can, .send = cap_send, .recv = cap_recv };
+    mem_l1_evict ev;
+    assert_int_equal(mem_l1_access_n(l, MEM_WRITE, 0x1060, 32, 0, 0, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 0)) {}
+    assert_int_equal(got.kind, MEM_WRITE);
+    assert_int_equal(got.addr, 0x1060);
+    assert_int_equal(got.bytes, 32);
+    assert_int_equal(mem_l1_access_n(l, MEM_WRITE, 0x1064, 0, 0, 0, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 1)) {}
+    assert_int_equal(got.addr, 0x1000);
+    assert_int_equal(got.bytes, 128);
+    mem_l1_free(l);
+}
+
 static void test_backend_latency_bandwidth_queue(void **state)
 {
     (void)state;
@@ -424,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_l1_alloc_fill_and_streaming),
         cmocka_unit_test(test_l1_owner_alloc_vs_last),
         cmocka_unit_test(test_l1_write_evict),
+        cmocka_unit_test(test_l1_store_bytes),
         cmocka_unit_test(test_backend_latency_bandwidth_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
