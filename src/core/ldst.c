@@ -117,17 +117,20 @@ static uint32_t lsu_add_tx(core_lsu *lsu, const uint64_t *addr, uint32_t mask, u
     return n;
 }
 
-/* coalesce_reduce: the L1D stores just appended (from index `from`) carry
-   only the part of their segment the lanes touch.  Only the write-through
-   path sends a store's own bytes below; a write-back L1 moves lines. */
-static void lsu_reduce_stores(core_sm *sm, uint32_t from, const uint64_t *addr, uint32_t mask,
-                              uint32_t nbytes)
+/* coalesce_reduce: the L1D stores and atomics just appended (from index
+   `from`) carry only the part of their segment the lanes touch.  Only the
+   write-through path sends a store's own bytes below (a write-back L1
+   moves lines); atomics always go below with their bytes. */
+static void lsu_reduce_tx(core_sm *sm, uint32_t from, const uint64_t *addr, uint32_t mask,
+                          uint32_t nbytes)
 {
     core_lsu *lsu = &sm->lsu;
-    if (!sm->cfg->coalesce_reduce || sm->cfg->l1d.write_back) return;
+    if (!sm->cfg->coalesce_reduce) return;
     for (uint32_t i = from; i < lsu->ntx; i++) {
         core_tx *t = &lsu->tx[i];
-        if (t->kind != MEM_WRITE) continue;
+        bool own_bytes = t->kind == MEM_ATOMIC
+                      || (t->kind == MEM_WRITE && !sm->cfg->l1d.write_back);
+        if (!own_bytes) continue;
         t->bytes = (uint16_t)core_coalesce_reduce(addr, mask, nbytes, sm->cfg->coalesce_bytes,
                                                   &t->addr);
     }
@@ -179,7 +182,7 @@ static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
         uint32_t from = lsu->ntx;
         sm->st->gmem_transactions += lsu_add_tx(lsu, off, mask, nbytes, cfg->coalesce_bytes,
                                                 CORE_C_L1D, kind);
-        if (kind == MEM_WRITE) lsu_reduce_stores(sm, from, off, mask, nbytes);
+        if (kind != MEM_READ) lsu_reduce_tx(sm, from, off, mask, nbytes);
         return;
     }
     }

@@ -163,9 +163,9 @@ static const cfg_param params[] = {
     U32("coalesce_bytes", coalesce_bytes, "128", "bytes", 4, 4096,
         "segment size for coalescing global/local accesses (power of two)"),
     BOOL("coalesce_reduce", coalesce_reduce, "false",
-         "a store that the L1 writes through moves only the aligned 64- or 32-byte part "
-         "of its 128-byte segment that its lanes touch (GPGPU-Sim's transaction-size "
-         "reduction; false: every store transaction carries the whole segment)"),
+         "a store that the L1 writes through, and an atomic, moves only the aligned 64- "
+         "or 32-byte part of its 128-byte segment that its lanes touch (GPGPU-Sim's "
+         "transaction-size reduction; false: each carries the whole segment)"),
     U32("shmem_banks", shmem_banks, "32", "banks", 1, 64, "shared-memory banks"),
     U32("shmem_bank_bytes", shmem_bank_bytes, "4", "bytes", 1, 16, "bank width"),
     U32("shmem_latency", shmem_latency, "24", "cycles", 1, 10000,

@@ -172,7 +172,8 @@ int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t
     if (kind == MEM_ATOMIC) {
         if (!l1_queue_room(l)) return l1_fail(l, false);
         mem_cache_invalidate(&l->tags, addr);
-        l1_push(l, MEM_ATOMIC, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, token, warp);
+        if (bytes) l1_push(l, MEM_ATOMIC, addr, bytes, token, warp);
+        else l1_push(l, MEM_ATOMIC, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, token, warp);
         return MEM_L1_SENT;
     }
     int64_t hit = l->cfg.enabled ? mem_cache_probe(&l->tags, addr) : -1;

@@ -410,6 +410,12 @@ static void test_l1_store_bytes(void **state)
     while (mem_l1_tick(l, &port, 1)) {}
     assert_int_equal(got.addr, 0x1000);
     assert_int_equal(got.bytes, 128);
+    /* an atomic likewise (GPGPU-Sim reduces atomics too) */
+    assert_int_equal(mem_l1_access_n(l, MEM_ATOMIC, 0x1020, 32, 0, 7, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 2)) {}
+    assert_int_equal(got.kind, MEM_ATOMIC);
+    assert_int_equal(got.addr, 0x1020);
+    assert_int_equal(got.bytes, 32);
     mem_l1_free(l);
 }
 
