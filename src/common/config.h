@@ -36,6 +36,15 @@ enum {
     GPU_L1_OWNER_COUNT
 };
 
+/* How a cache turns a line address into a set (`<l1>.set_index`; the
+   GPGPU-Sim set-index letter, mem/cache.c has the functions). */
+enum {
+    GPU_SET_INDEX_LINEAR = 0, /* line number mod sets ('L') */
+    GPU_SET_INDEX_FERMI,      /* Fermi's XOR hash of address bits 7-19, 32 or 64 sets ('H') */
+    GPU_SET_INDEX_XOR,        /* set bits XOR the tag's low bits ('X') */
+    GPU_SET_INDEX_COUNT
+};
+
 /* L1-style cache geometry and behaviour.  The L2 shares the type; it
    reads neither `allocate`, `owner` nor `write_evict` (they stay 0). */
 typedef struct gpu_cache_config {
@@ -49,6 +58,7 @@ typedef struct gpu_cache_config {
     uint32_t allocate;        /* GPU_L1_ALLOC_* (L1 caches only) */
     uint32_t owner;           /* GPU_L1_OWNER_* (L1 caches only) */
     bool     write_evict;     /* write-through store hit invalidates (L1 caches only) */
+    uint32_t set_index;       /* GPU_SET_INDEX_* (L1 caches only) */
 } gpu_cache_config;
 
 /* latency (cycles to result) and initiation interval (cycles between
@@ -109,6 +119,8 @@ typedef struct gpu_config {
 
     /* load/store unit and memories inside the SM */
     uint32_t coalesce_bytes;                  /* segment size for global coalescing */
+    bool     coalesce_reduce;                 /* write-through stores move only the 32/64 B
+                                                 part of a segment they touch */
     uint32_t shmem_banks, shmem_bank_bytes, shmem_latency;
     gpu_cache_config l1d, l1c, l1t;
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */

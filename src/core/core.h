@@ -85,6 +85,12 @@ const mem_l1 *core_sm_l1(const core_sm *sm, int c);
    order of first touch, at most `max`; returns the count. */
 uint32_t core_coalesce(const uint64_t *addr, uint32_t mask, uint32_t nbytes, uint32_t seg,
                        uint64_t *out, uint32_t max);
+/* The transaction of the segment at *base (from core_coalesce) reduced to
+   the aligned 128/64/32-byte part the lanes touch: its size is returned,
+   *base moves to its start.  Segments other than 64 or 128 bytes stay
+   whole. */
+uint32_t core_coalesce_reduce(const uint64_t *addr, uint32_t mask, uint32_t nbytes,
+                              uint32_t seg, uint64_t *base);
 
 /* smem_banks.c: cycles a shared-memory access needs (the conflict
    degree: most distinct words mapped to one bank; same word = broadcast). */

@@ -112,6 +112,7 @@ typedef struct core_tx {
     uint64_t addr;
     uint8_t  cache;       /* CORE_C_* */
     uint8_t  kind;        /* MEM_READ / MEM_WRITE / MEM_ATOMIC */
+    uint16_t bytes;       /* bytes moved when reduced (coalesce_reduce), 0 = the segment */
 } core_tx;
 
 /* the LSU's current instruction */

@@ -117,6 +117,25 @@ static uint32_t lsu_add_tx(core_lsu *lsu, const uint64_t *addr, uint32_t mask, u
     return n;
 }
 
+/* coalesce_reduce: the L1D stores and atomics just appended (from index
+   `from`) carry only the part of their segment the lanes touch.  Only the
+   write-through path sends a store's own bytes below (a write-back L1
+   moves lines); atomics always go below with their bytes. */
+static void lsu_reduce_tx(core_sm *sm, uint32_t from, const uint64_t *addr, uint32_t mask,
+                          uint32_t nbytes)
+{
+    core_lsu *lsu = &sm->lsu;
+    if (!sm->cfg->coalesce_reduce) return;
+    for (uint32_t i = from; i < lsu->ntx; i++) {
+        core_tx *t = &lsu->tx[i];
+        bool own_bytes = t->kind == MEM_ATOMIC
+                      || (t->kind == MEM_WRITE && !sm->cfg->l1d.write_back);
+        if (!own_bytes) continue;
+        t->bytes = (uint16_t)core_coalesce_reduce(addr, mask, nbytes, sm->cfg->coalesce_bytes,
+                                                  &t->addr);
+    }
+}
+
 /* The lanes of `mask` accessing space `space` at space offsets `off`. */
 static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
                            const uint64_t *off, uint32_t mask, uint32_t nbytes)
@@ -159,10 +178,13 @@ static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
         lsu_add_tx(lsu, off, mask, nbytes, mem_l1_line_bytes(sm->l1[CORE_C_L1T]), CORE_C_L1T,
                    MEM_READ);
         return;
-    default:
+    default: {
+        uint32_t from = lsu->ntx;
         sm->st->gmem_transactions += lsu_add_tx(lsu, off, mask, nbytes, cfg->coalesce_bytes,
                                                 CORE_C_L1D, kind);
+        if (kind != MEM_READ) lsu_reduce_tx(sm, from, off, mask, nbytes);
         return;
+    }
     }
 }
 
@@ -291,7 +313,7 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
         }
     }
     mem_l1_evict ev;
-    int r = mem_l1_access(l1, tx->kind, tx->addr, warp, load, &ev);
+    int r = mem_l1_access_n(l1, tx->kind, tx->addr, tx->bytes, warp, load, &ev);
     /* allocate-on-miss evicts when the miss is sent, as fills do below */
     if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
         lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);

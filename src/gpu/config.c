@@ -42,6 +42,7 @@ typedef struct cfg_param {
 /* names of the GPU_L1_ALLOC_* and GPU_L1_OWNER_* values, in enum order */
 static const char *const l1_alloc_names[] = { "fill", "miss", "streaming", NULL };
 static const char *const l1_owner_names[] = { "last", "alloc", NULL };
+static const char *const set_index_names[] = { "linear", "fermi", "xor", NULL };
 
 #define OP(cls, IDX, lat, ii, what)                                                      \
     U32("op." cls ".latency", op[IDX].latency, lat, "cycles", 1, 10000,                  \
@@ -79,7 +80,11 @@ static const char *const l1_owner_names[] = { "last", "alloc", NULL };
          "touched it) or alloc (the warp whose miss allocated it; CCWS)"),              \
     BOOL(c ".write_evict", fld.write_evict, "false",                                     \
          what ": a store hit invalidates the line (write-through only; GPGPU-Sim "       \
-         "write policy E) instead of refreshing it")
+         "write policy E) instead of refreshing it"),                                    \
+    ENUM(c ".set_index", fld.set_index, "linear", set_index_names,                       \
+         what ": set of a line: linear (line number mod sets), fermi (GPGPU-Sim 'H': "   \
+         "line bits 7-11 XOR address bits 13-15,17,19; 32 or 64 sets) or xor "           \
+         "(GPGPU-Sim 'X': set bits XOR the next higher bits)")
 
 /*
 ** Sources of the defaults (the gtx480 machine): [T] Mascar spec §3 Table I,
@@ -157,6 +162,10 @@ static const cfg_param params[] = {
     /* LSU and memories inside the SM: Fermi 128-byte segments, 32 banks */
     U32("coalesce_bytes", coalesce_bytes, "128", "bytes", 4, 4096,
         "segment size for coalescing global/local accesses (power of two)"),
+    BOOL("coalesce_reduce", coalesce_reduce, "false",
+         "a store that the L1 writes through, and an atomic, moves only the aligned 64- "
+         "or 32-byte part of its 128-byte segment that its lanes touch (GPGPU-Sim's "
+         "transaction-size reduction; false: each carries the whole segment)"),
     U32("shmem_banks", shmem_banks, "32", "banks", 1, 64, "shared-memory banks"),
     U32("shmem_bank_bytes", shmem_bank_bytes, "4", "bytes", 1, 16, "bank width"),
     U32("shmem_latency", shmem_latency, "24", "cycles", 1, 10000,
@@ -760,6 +769,11 @@ static int check_cache(const gpu_cache_config *k, const char *name, char *err, s
     }
     /* write-evict is a write-through policy: a write-back hit must keep
        the line it has just dirtied */
+    if (k->set_index == GPU_SET_INDEX_FERMI && k->sets != 32 && k->sets != 64) {
+        snprintf(err, errlen, "%s.set_index = fermi needs 32 or 64 sets (%s.sets = %u): "
+                 "the hash defines only those", name, name, k->sets);
+        return -1;
+    }
     if (k->write_evict && k->write_back) {
         snprintf(err, errlen, "%s.write_evict = true needs %s.write_back = false "
                  "(write-evict is a write-through policy)", name, name);

@@ -125,11 +125,16 @@ static int cache_letters(gpu_config *c, const char *cache, const char *opt, cons
         note_add(note, notelen, wa, "no write-allocate, write-back allocates on store misses");
     if ((wa == 'W' || wa == 'F') && wr != 'B')
         note_add(note, notelen, wa, "write-allocate, write-through never allocates");
-    if (idx != 'L') note_add(note, notelen, idx, "hashed set index, modelled as linear");
+    /* H and X are mem/cache.c's fermi and xor on the L1s; the rest is linear */
+    bool idx_mapped = idx == 'L' || (l1 && (idx == 'H' || idx == 'X'));
+    if (!idx_mapped) note_add(note, notelen, idx, "hashed set index, modelled as linear");
     snprintf(set, sizeof set, "%s.write_back=%s", cache, wr == 'B' ? "true" : "false");
     if (gpu_config_apply(c, set, err, errlen)) return GPU_GS_ERROR;
     if (!l1) return GPU_GS_APPLIED;
     snprintf(set, sizeof set, "%s.write_evict=%s", cache, wr == 'E' ? "true" : "false");
+    if (gpu_config_apply(c, set, err, errlen)) return GPU_GS_ERROR;
+    snprintf(set, sizeof set, "%s.set_index=%s", cache,
+             idx == 'H' ? "fermi" : idx == 'X' ? "xor" : "linear");
     if (gpu_config_apply(c, set, err, errlen)) return GPU_GS_ERROR;
     snprintf(set, sizeof set, "%s.allocate=%s", cache,
              al == 'm' ? "miss" : al == 's' ? "streaming" : "fill");

@@ -59,7 +59,14 @@ static int gs_coalesce(gpu_config *c, gpu_gs_state *st, const gs_row *row, const
     uint32_t x;
     (void)st;
     if (!gs_num(v, &x)) return gs_bad(row->opt, v, "an architecture number (13, 20, ...)", err, errlen);
-    if (x >= 20) return gs_setf(c, "coalesce_bytes", row->opt, 128, err, errlen);
+    /* GPGPU-Sim also shrinks every transaction to the 64/32 B its lanes
+       touch (abstract_hardware_model.cc, reduce_and_send); it matters where
+       the transaction's own bytes travel: write-through stores */
+    if (x >= 20) {
+        if (gs_setf(c, "coalesce_bytes", row->opt, 128, err, errlen)) return GPU_GS_ERROR;
+        return gpu_config_apply(c, "coalesce_reduce=true", err, errlen) ? GPU_GS_ERROR
+                                                                        : GPU_GS_APPLIED;
+    }
     snprintf(err, errlen, "compute 1.x half-warp coalescing rules");
     return GPU_GS_IGNORED;
 }

@@ -234,6 +234,7 @@ static const char *const qv100[] = {
     "l1d.allocate=miss", "l1d.mshr_entries=512", "l1d.mshr_merge=8", "l1d.miss_queue=16",
     "l1d.hit_latency=20",
     "shmem_latency=20", "shmem_banks=32",           /* -gpgpu_smem_latency, _shmem_num_banks */
+    "coalesce_reduce=true",                         /* GPGPU-Sim shrinks every transaction */
     /* -gpgpu_tex_cache:l1 N:4:128:256,L:R:m:N:L,T:512:8,128:2 */
     "l1t.sets=4", "l1t.ways=256", "l1t.line_bytes=128", "l1t.allocate=miss",
     "l1t.mshr_entries=512", "l1t.mshr_merge=8", "l1t.miss_queue=128",
@@ -293,6 +294,7 @@ static const char *const rtx3070[] = {
     "l1d.allocate=miss", "l1d.mshr_entries=384", "l1d.mshr_merge=48", "l1d.miss_queue=16",
     "l1d.hit_latency=39",
     "shmem_latency=29", "shmem_banks=32",           /* -gpgpu_smem_latency, _shmem_num_banks */
+    "coalesce_reduce=true",                         /* GPGPU-Sim shrinks every transaction */
     /* -gpgpu_tex_cache:l1 N:4:128:256,L:R:m:N:L,T:512:8,128:2 */
     "l1t.sets=4", "l1t.ways=256", "l1t.line_bytes=128", "l1t.allocate=miss",
     "l1t.mshr_entries=512", "l1t.mshr_merge=8", "l1t.miss_queue=128",

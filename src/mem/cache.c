@@ -31,9 +31,34 @@ void mem_cache_flush(mem_cache *c)
     c->clock = 0;
 }
 
+/* Fermi's hashed index (GPGPU-Sim 'H').  The five low set bits are the
+   line-number bits above the offset XORed with address bits 13-15, 17 and
+   19, so a power-of-two stride (rows of an image, columns of a matrix)
+   spreads over all sets instead of a few.  Only defined for 32 or 64 sets
+   (checked by the configuration); 64 sets take bit 12 as the top bit. */
+static uint32_t index_fermi(const mem_cache *c, uint64_t lineno)
+{
+    uint64_t addr = lineno * c->line_bytes;
+    uint32_t lo = (uint32_t)(lineno & 0x1f);
+    uint32_t hi = (uint32_t)((addr >> 13) & 0x7) | (uint32_t)((addr >> 14) & 0x8)
+                | (uint32_t)((addr >> 15) & 0x10);
+    uint32_t set = lo ^ hi;
+    if (c->sets == 64) set |= (uint32_t)((addr >> 7) & 0x20);
+    return set % c->sets;
+}
+
+static inline uint32_t cache_set_of(const mem_cache *c, uint64_t lineno)
+{
+    switch (c->index) {
+    case MEM_INDEX_FERMI: return index_fermi(c, lineno);
+    case MEM_INDEX_XOR:   return (uint32_t)((lineno ^ (lineno / c->sets)) % c->sets);
+    default:              return (uint32_t)(lineno % c->sets);
+    }
+}
+
 static inline mem_cache_line *cache_set(const mem_cache *c, uint64_t lineno)
 {
-    return c->lines + (size_t)(lineno % c->sets) * c->ways;
+    return c->lines + (size_t)cache_set_of(c, lineno) * c->ways;
 }
 
 int64_t mem_cache_probe(const mem_cache *c, uint64_t addr)

@@ -4,6 +4,11 @@
 **   address:  | tag .................... | set index | line offset |
 **             set = (addr / line_bytes) % sets,  tag = addr / line_bytes
 ** (the whole line number is kept as the tag, so any set count works).
+** `index` may hash the set instead (GPGPU-Sim's set-index functions):
+**   fermi  set = (addr bits 7..11) XOR (bits 13,14,15,17,19), for 32 sets;
+**          64 sets add bit 12 as the set's top bit (Nugteren et al., HPCA 2014)
+**   xor    set = (line number mod sets) XOR (line number / sets mod sets)
+** The tag stays the whole line number, so a hash never aliases two lines.
 ** Only tags live here, never data: the functional emulator owns values.
 **
 ** Two ways to allocate: mem_cache_fill installs a line at once (victim
@@ -32,8 +37,12 @@ typedef struct mem_cache_line {
                              (not valid, `tag` is the line awaited) */
 } mem_cache_line;
 
+/* Set-index functions (the values of gpu_cache_config.set_index). */
+enum { MEM_INDEX_LINEAR = 0, MEM_INDEX_FERMI, MEM_INDEX_XOR };
+
 typedef struct mem_cache {
     uint32_t sets, ways, line_bytes;
+    uint32_t index;       /* MEM_INDEX_*; linear after init, set by the user */
     uint64_t clock;       /* use counter for LRU stamps */
     mem_cache_line *lines;/* sets * ways, set-major */
     bool keep_owner;      /* touches leave `owner` alone: it stays the warp

@@ -49,6 +49,10 @@ struct mem_l1 {
     gpu_cache_stats st;
 };
 
+_Static_assert((int)MEM_INDEX_FERMI == (int)GPU_SET_INDEX_FERMI
+               && (int)MEM_INDEX_XOR == (int)GPU_SET_INDEX_XOR,
+               "mem/cache.h index functions follow common/config.h's order");
+
 mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t seg_bytes)
 {
     mem_l1 *l = calloc(1, sizeof *l);
@@ -70,6 +74,7 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
         return NULL;
     }
     l->tags.keep_owner = c->owner == GPU_L1_OWNER_ALLOC;
+    l->tags.index = c->set_index;
     return l;
 }
 
@@ -156,12 +161,19 @@ static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token,
 int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token,
                   mem_l1_evict *ev)
 {
+    return mem_l1_access_n(l, kind, addr, 0, warp, token, ev);
+}
+
+int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                    uint32_t token, mem_l1_evict *ev)
+{
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
     ev->valid = false;
     if (kind == MEM_ATOMIC) {
         if (!l1_queue_room(l)) return l1_fail(l, false);
         mem_cache_invalidate(&l->tags, addr);
-        l1_push(l, MEM_ATOMIC, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, token, warp);
+        if (bytes) l1_push(l, MEM_ATOMIC, addr, bytes, token, warp);
+        else l1_push(l, MEM_ATOMIC, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, token, warp);
         return MEM_L1_SENT;
     }
     int64_t hit = l->cfg.enabled ? mem_cache_probe(&l->tags, addr) : -1;
@@ -196,7 +208,8 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
     } else {
         l->st.misses++;
     }
-    l1_push(l, MEM_WRITE, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, 0, warp);
+    if (bytes) l1_push(l, MEM_WRITE, addr, bytes, 0, warp);
+    else l1_push(l, MEM_WRITE, addr / l->seg_bytes * l->seg_bytes, l->seg_bytes, 0, warp);
     return MEM_L1_SENT;
 }
 

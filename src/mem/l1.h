@@ -59,6 +59,11 @@ void mem_l1_reset(mem_l1 *l);
    (ev->valid false otherwise). */
 int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t token,
                   mem_l1_evict *ev);
+/* The same for a write-through store or an atomic that moves only `bytes`
+   from `addr` (a reduced transaction); bytes = 0: the whole segment, as
+   mem_l1_access. */
+int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                    uint32_t token, mem_l1_evict *ev);
 
 /* The caller skipped `n` cycles in which its blocked access would have
    failed again: count them as reservation fails of the last one's kind. */

@@ -316,6 +316,13 @@ static void test_memsys_checks(void **state)
     assert_int_equal(gpu_config_set(&c, "l2.line_bytes", "96", err, sizeof err), 0);
     assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
     assert_non_null(strstr(err, "l2.line_bytes"));
+    gpu_config_defaults(&c);   /* Fermi's hash is defined for 32 or 64 sets only */
+    assert_int_equal(gpu_config_set(&c, "l1d.set_index", "fermi", err, sizeof err), 0);
+    assert_int_equal(gpu_config_set(&c, "l1d.sets", "16", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "l1d.set_index = fermi needs 32 or 64 sets"));
+    assert_int_equal(gpu_config_set(&c, "l1d.sets", "64", err, sizeof err), 0);
+    assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
     gpu_config_defaults(&c);
     assert_int_equal(gpu_config_set(&c, "dram_addr_map", "dramid@8;RRRRXBBB", err, sizeof err),
                      0);
@@ -498,7 +505,7 @@ static void test_l1_options_and_letters(void **state)
     assert_string_equal(warn, "");
 
     /* letters without one: applied where possible, named in the warning */
-    const char *part[] = { "-gpgpu_cache:dl1=32:128:4,F:L:m:L:H,A:32:8,8",
+    const char *part[] = { "-gpgpu_cache:dl1=32:128:4,F:L:m:L:P,A:32:8,8",
                            "-gpgpu_cache:dl2=64:128:8,L:B:m:W,A:32:4,4", NULL };
     assert_int_equal(gpu_config_build(&c, NULL, part, warn, sizeof warn, err, sizeof err), 0);
     assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
@@ -507,9 +514,17 @@ static void test_l1_options_and_letters(void **state)
     assert_non_null(strstr(warn, "-gpgpu_cache:dl1 [F: "));
     assert_non_null(strstr(warn, "[L: local write-back"));
     assert_non_null(strstr(warn, "[L: lazy fetch-on-read"));
-    assert_non_null(strstr(warn, "[H: hashed set index"));
+    assert_non_null(strstr(warn, "[P: hashed set index"));   /* IPOLY: linear here */
+    assert_int_equal(c.l1d.set_index, GPU_SET_INDEX_LINEAR);
     assert_non_null(strstr(warn, "-gpgpu_cache:dl2 [m: "));   /* the L2 allocates at fill */
     assert_true(c.l2.write_back);
+    /* H and X are modelled on the L1s (mem/cache.c), so no note for them */
+    const char *hx[] = { "-gpgpu_cache:dl1=32:128:4,L:T:m:N:H,A:32:8,8",
+                         "-gpgpu_tex_cache:l1=4:128:24,L:R:m:N:X,T:128:4,128:2", NULL };
+    assert_int_equal(gpu_config_build(&c, NULL, hx, warn, sizeof warn, err, sizeof err), 0);
+    assert_string_equal(warn, "");
+    assert_int_equal(c.l1d.set_index, GPU_SET_INDEX_FERMI);
+    assert_int_equal(c.l1t.set_index, GPU_SET_INDEX_XOR);
 
     /* letters GPGPU-Sim does not have */
     static const char *const bad[] = {

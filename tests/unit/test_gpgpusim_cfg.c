@@ -82,6 +82,7 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.l1d.line_bytes, 128);
     assert_int_equal(c.l1d.ways, 4);
     assert_int_equal(c.l1d.allocate, GPU_L1_ALLOC_MISS);
+    assert_int_equal(c.l1d.set_index, GPU_SET_INDEX_FERMI);     /* the 'H' */
     assert_false(c.l1d.write_back);
     assert_false(c.l1d.write_evict);
     assert_int_equal(c.l1d.mshr_entries, 64);
@@ -93,6 +94,7 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.shmem_latency, 26);
     assert_int_equal(c.shmem_banks, 32);
     assert_int_equal(c.coalesce_bytes, 128);
+    assert_true(c.coalesce_reduce);        /* GPGPU-Sim's reduce_and_send */
     /* -gpgpu_tex_cache:l1 N:4:128:24,L:R:m:N:L,T:128:4,128:2 */
     assert_int_equal(c.l1t.sets, 4);
     assert_int_equal(c.l1t.line_bytes, 128);

@@ -40,6 +40,55 @@ static void test_cache_lru(void **state)
     mem_cache_release(&c);
 }
 
+/* The line that fill put at `addr` sits in set idx / ways. */
+static uint32_t set_of(mem_cache *c, uint64_t addr)
+{
+    int64_t i;
+    mem_cache_line ev;
+    mem_cache_fill(c, addr, 0, &i, &ev);
+    return (uint32_t)(i / c->ways);
+}
+
+/* GPGPU-Sim's 'H' set index: line bits 7-11 XOR address bits 13-15, 17,
+   19 (bit 12 on top for 64 sets); 'X': line number XOR the next set-index
+   worth of bits.  A linear index puts every 8 KB-strided line in one set. */
+static void test_cache_set_index_hash(void **state)
+{
+    (void)state;
+    mem_cache c;
+    assert_int_equal(mem_cache_init(&c, 32, 4, 128), 0);
+    c.index = MEM_INDEX_FERMI;
+    assert_int_equal(set_of(&c, 0x0), 0);
+    assert_int_equal(set_of(&c, 0x80), 1);        /* bit 7: lowest line bit */
+    assert_int_equal(set_of(&c, 0x2000), 1);      /* bit 13 -> set bit 0 */
+    assert_int_equal(set_of(&c, 0x2080), 0);      /* bit 7 ^ bit 13 */
+    assert_int_equal(set_of(&c, 0x8000), 4);      /* bit 15 -> set bit 2 */
+    assert_int_equal(set_of(&c, 0x20000), 8);     /* bit 17 -> set bit 3 */
+    assert_int_equal(set_of(&c, 0x80000), 16);    /* bit 19 -> set bit 4 */
+    assert_int_equal(set_of(&c, 0x1000), 0);      /* bit 12 unused with 32 sets */
+    assert_int_equal(set_of(&c, 0x40000), 0);     /* bit 18 unused */
+    /* eight lines 8 KB apart: all kept (one set each) */
+    mem_cache_flush(&c);
+    for (uint64_t k = 0; k < 8; k++) set_of(&c, k * 8192);
+    for (uint64_t k = 0; k < 8; k++) assert_true(mem_cache_probe(&c, k * 8192) >= 0);
+    /* linear: the same eight share set 0 and only four survive */
+    mem_cache_flush(&c);
+    c.index = MEM_INDEX_LINEAR;
+    int kept = 0;
+    for (uint64_t k = 0; k < 8; k++) assert_int_equal(set_of(&c, k * 8192), 0);
+    for (uint64_t k = 0; k < 8; k++) kept += mem_cache_probe(&c, k * 8192) >= 0;
+    assert_int_equal(kept, 4);
+    c.index = MEM_INDEX_XOR;
+    assert_int_equal(set_of(&c, 32 * 128), 1);    /* 32 ^ (32 / 32) */
+    assert_int_equal(set_of(&c, 35 * 128), 2);    /* 3 ^ 1 */
+    mem_cache_release(&c);
+    assert_int_equal(mem_cache_init(&c, 64, 4, 128), 0);
+    c.index = MEM_INDEX_FERMI;
+    assert_int_equal(set_of(&c, 0x1000), 32);     /* 64 sets: bit 12 -> set bit 5 */
+    assert_int_equal(set_of(&c, 0x3000), 33);
+    mem_cache_release(&c);
+}
+
 static void test_mshr_merge_and_limit(void **state)
 {
     (void)state;
@@ -328,6 +377,48 @@ static void test_l1_write_evict(void **state)
     }
 }
 
+/* A port that keeps what it is sent (the last request). */
+static bool cap_can(void *impl) { (void)impl; return true; }
+static bool cap_send(void *impl, const mem_req *r, uint64_t cycle)
+{
+    (void)cycle;
+    *(mem_req *)impl = *r;
+    return true;
+}
+static bool cap_recv(void *impl, uint64_t cycle, mem_req *out)
+{
+    (void)impl; (void)cycle; (void)out;
+    return false;
+}
+
+/* A reduced write-through store (coalesce_reduce) goes below with its own
+   start and size; unreduced (bytes 0) it carries the whole segment. */
+static void test_l1_store_bytes(void **state)
+{
+    (void)state;
+    gpu_cache_config c = l1cfg();
+    mem_l1 *l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    mem_req got = { 0 };
+    mem_port port = { .impl = &got, .can_send = cap_can, .send = cap_send, .recv = cap_recv };
+    mem_l1_evict ev;
+    assert_int_equal(mem_l1_access_n(l, MEM_WRITE, 0x1060, 32, 0, 0, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 0)) {}
+    assert_int_equal(got.kind, MEM_WRITE);
+    assert_int_equal(got.addr, 0x1060);
+    assert_int_equal(got.bytes, 32);
+    assert_int_equal(mem_l1_access_n(l, MEM_WRITE, 0x1064, 0, 0, 0, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 1)) {}
+    assert_int_equal(got.addr, 0x1000);
+    assert_int_equal(got.bytes, 128);
+    /* an atomic likewise (GPGPU-Sim reduces atomics too) */
+    assert_int_equal(mem_l1_access_n(l, MEM_ATOMIC, 0x1020, 32, 0, 7, &ev), MEM_L1_SENT);
+    while (mem_l1_tick(l, &port, 2)) {}
+    assert_int_equal(got.kind, MEM_ATOMIC);
+    assert_int_equal(got.addr, 0x1020);
+    assert_int_equal(got.bytes, 32);
+    mem_l1_free(l);
+}
+
 static void test_backend_latency_bandwidth_queue(void **state)
 {
     (void)state;
@@ -367,6 +458,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_lru),
+        cmocka_unit_test(test_cache_set_index_hash),
         cmocka_unit_test(test_mshr_merge_and_limit),
         cmocka_unit_test(test_l1_miss_merge_fail_fill),
         cmocka_unit_test(test_l1_write_policies),
@@ -374,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_l1_alloc_fill_and_streaming),
         cmocka_unit_test(test_l1_owner_alloc_vs_last),
         cmocka_unit_test(test_l1_write_evict),
+        cmocka_unit_test(test_l1_store_bytes),
         cmocka_unit_test(test_backend_latency_bandwidth_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -302,6 +302,23 @@ static void test_coalesce_and_banks_direct(void **state)
     for (int l = 0; l < 32; l++) a[l] = 0x1000 + (uint64_t)l * 4 + 2;      /* straddles */
     assert_int_equal(core_coalesce(a, EMU_FULL_MASK, 4, 128, segs, 64), 2);
     assert_int_equal(core_coalesce(a, EMU_FULL_MASK, 4, 32, segs, 64), 5);
+    /* size reduction (coalesce_reduce): the touched 64/32 B part of a segment */
+    uint64_t base = 0x1000;
+    for (int l = 0; l < 32; l++) a[l] = 0x1000 + (uint64_t)l * 4;          /* all 128 B */
+    assert_int_equal(core_coalesce_reduce(a, EMU_FULL_MASK, 4, 128, &base), 128);
+    assert_int_equal(base, 0x1000);
+    assert_int_equal(core_coalesce_reduce(a, 0x1, 4, 128, &base), 32);     /* one lane */
+    assert_int_equal(base, 0x1000);
+    base = 0x1000;
+    assert_int_equal(core_coalesce_reduce(a, 1u << 20, 4, 128, &base), 32); /* byte 80 */
+    assert_int_equal(base, 0x1040);
+    base = 0x1000;
+    assert_int_equal(core_coalesce_reduce(a, 0xffff0000u, 4, 128, &base), 64);
+    assert_int_equal(base, 0x1040);
+    base = 0x1000;                                                          /* 2 halves */
+    assert_int_equal(core_coalesce_reduce(a, 0x80000001u, 4, 128, &base), 128);
+    base = 0x1000;                                                          /* seg 32 */
+    assert_int_equal(core_coalesce_reduce(a, 0x1, 4, 32, &base), 32);
     /* banks: lanes 0..15 word l, lanes 16..31 word l+32: 2-way */
     for (int l = 0; l < 32; l++) a[l] = (uint64_t)(l < 16 ? l : l + 16) * 4;
     assert_int_equal(core_smem_cycles(a, EMU_FULL_MASK, 4, 32, 4), 2);
