@@ -72,6 +72,13 @@ typedef struct mem_l2_pf_stats {
     uint64_t hits;        /* demand hits on a line a prefetch brought, counted once */
 } mem_l2_pf_stats;
 void mem_l2_pf_stats_get(const mem_l2 *s, mem_l2_pf_stats *out);
+/* A host copy touched [addr, addr + bytes) (within one line): install
+   that line valid and clean, most recently used, as GPGPU-Sim's copy
+   engine does with -gpgpu_perf_sim_memcpy (tag_array::fill via
+   force_l2_tag_update).  No access is counted and a dirty victim is
+   dropped without a DRAM write, as there.  Returns true when a line was
+   newly installed. */
+bool mem_l2_warm(mem_l2 *s, uint64_t addr, uint32_t bytes);
 /* Does the slice hold the line of `addr` (filters for prefetchers)? */
 bool mem_l2_holds(const mem_l2 *s, uint64_t addr);
 

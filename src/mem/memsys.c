@@ -689,10 +689,31 @@ static void ml_dump(const void *impl, char *buf, size_t len)
     (void)u;
 }
 
+uint64_t mem_sys_warm_l2(mem_sys *ms, uint64_t addr, uint64_t bytes)
+{
+    uint64_t line = ms->cfg.l2.line_bytes ? ms->cfg.l2.line_bytes : 128;
+    uint64_t end = addr + bytes, n = 0;
+    if (end < addr) end = UINT64_MAX;
+    /* piece by piece, one line at a time, each to the slice owning it */
+    for (uint64_t a = addr; a < end;) {
+        uint64_t next = (a / line + 1) * line;
+        uint64_t stop = next < end && next > a ? next : end;
+        n += mem_l2_warm(ms->l2[mem_sys_slice_of(ms, a)], a, (uint32_t)(stop - a));
+        a = stop;
+    }
+    return n;
+}
+
+static void ml_host_copy(void *impl, uint64_t addr, uint64_t bytes)
+{
+    mem_sys_warm_l2(impl, addr, bytes);
+}
+
 mem_lower mem_sys_lower(mem_sys *ms)
 {
     return (mem_lower){ .impl = ms, .port = ml_port, .recv = ml_recv, .advance = ml_advance,
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
-                        .kernel = ml_kernel, .dump = ml_dump, .free = ml_free };
+                        .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,
+                        .free = ml_free };
 }
