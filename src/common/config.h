@@ -147,6 +147,7 @@ typedef struct gpu_config {
     char     dram_scheduler_params[256];
     char     dram_prefetch[GPU_NAME_MAX];     /* memory-side prefetcher, "none" */
     char     dram_prefetch_params[256];
+    bool     l2_set_index_local;              /* L2 sets indexed without the slice digits */
     bool     l2_warm_on_copy;                 /* host copies install their lines in the L2
                                                  (-gpgpu_perf_sim_memcpy) */
     /* idealised modes */

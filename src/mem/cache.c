@@ -33,7 +33,8 @@ void mem_cache_flush(mem_cache *c)
 
 static inline mem_cache_line *cache_set(const mem_cache *c, uint64_t lineno)
 {
-    return c->lines + (size_t)(lineno % c->sets) * c->ways;
+    uint64_t k = c->set_key ? c->set_key(c->set_key_ctx, lineno) : lineno;
+    return c->lines + (size_t)(k % c->sets) * c->ways;
 }
 
 int64_t mem_cache_probe(const mem_cache *c, uint64_t addr)

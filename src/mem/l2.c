@@ -485,3 +485,10 @@ bool mem_l2_warm(mem_l2 *s, uint64_t addr, uint32_t bytes)
     s->tags.lines[idx].prefetched = false;
     return fresh;
 }
+
+void mem_l2_set_key(mem_l2 *s, uint64_t (*key)(const void *ctx, uint64_t lineno),
+                    const void *ctx)
+{
+    s->tags.set_key = key;
+    s->tags.set_key_ctx = ctx;
+}

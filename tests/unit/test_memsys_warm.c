@@ -4,7 +4,8 @@
 ** a warmed line answers the first read as an L2 hit, with no access
 ** counted for the copy itself; every line of a range lands in the slice
 ** that serves it; warming what is present installs nothing; through the
-** host API a copied buffer hits in the L2 only when the key is on.
+** host API a copied buffer hits in the L2 only when the key is on; with
+** l2.set_index_local a slice's share of a range spreads over all its sets.
 */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -109,6 +110,28 @@ static void test_range_every_line_once(void **state)
     mem_sys_free(ms);
 }
 
+/* l2.set_index_local: a range the size of the whole L2 fits in it when
+   each slice indexes its sets without the digits that chose the slice
+   (warming it again installs nothing); indexed by the whole line number,
+   a slice uses only some of its sets and the range does not fit. */
+static void test_set_index_local(void **state)
+{
+    (void)state;
+    for (int local = 0; local < 2; local++) {
+        gpu_config c;
+        cfg_full(&c);
+        c.l2_set_index_local = local;
+        mem_sys *ms = make(&c);
+        uint64_t cap = (uint64_t)c.l2.sets * c.l2.ways * c.l2.line_bytes * mem_sys_n_slices(ms);
+        uint64_t lines = cap / c.l2.line_bytes;
+        assert_int_equal(mem_sys_warm_l2(ms, 1ull << 32, cap), lines);
+        uint64_t again = mem_sys_warm_l2(ms, 1ull << 32, cap);
+        if (local) assert_int_equal(again, 0);
+        else assert_true(again > lines / 4);
+        mem_sys_free(ms);
+    }
+}
+
 /* copy: out[i] = in[i] + 1 for i < n (one line per 32 threads). */
 static const char copy_ptx[] =
     ".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -189,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_warmed_line_hits),
         cmocka_unit_test(test_range_every_line_once),
+        cmocka_unit_test(test_set_index_local),
         cmocka_unit_test(test_api_copy_warms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
