@@ -94,5 +94,8 @@ void ws__timing_fini(ws_ctx *ctx);
 /* Run launch `l` of kernel `k` on the model; fills ctx->last's counters
    and records the launch's statistics. 0, or -1 with the message in ctx. */
 int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l);
+/* The host copied to or from global range [addr, +bytes): the timing
+   model's memory hears of it (l2.warm_on_copy); nothing without timing. */
+void ws__timing_copy(ws_ctx *ctx, uint64_t addr, uint64_t bytes);
 
 #endif /* WS_API_INTERNAL_H */

@@ -5,7 +5,10 @@
 ** call fails with a message naming the address and nearest allocation.
 ** Live allocations are counted against ws_options.device_mem_bytes, and a
 ** copy the host cannot back with memory fails (WS_ERR_NOMEM): written data
-** is never dropped silently.
+** is never dropped silently.  With the timing model, host-to-device and
+** device-to-host copies of global memory tell it which lines they touched
+** (l2.warm_on_copy, GPGPU-Sim's -gpgpu_perf_sim_memcpy: its memcpy_to_gpu
+** and memcpy_from_gpu do, its device-to-device copy and memset do not).
 */
 #include "api_internal.h"
 #include <inttypes.h>
@@ -137,9 +140,13 @@ ws_status ws_memcpy_htod(ws_ctx *ctx, ws_devptr dst, const void *src, size_t byt
     ws_status st = check_range(ctx, "ws_memcpy_htod", "destination", dst, bytes);
     if (st) return st;
     uint8_t *c = const_ptr(ctx, dst, bytes);
-    if (c) memcpy(c, src, bytes);
-    else return write_dev(ctx, "ws_memcpy_htod", dst, src, bytes);
-    return WS_OK;
+    if (c) {
+        memcpy(c, src, bytes);
+        return WS_OK;
+    }
+    st = write_dev(ctx, "ws_memcpy_htod", dst, src, bytes);
+    if (!st) ws__timing_copy(ctx, dst, bytes);
+    return st;
 }
 
 ws_status ws_memcpy_dtoh(ws_ctx *ctx, void *dst, ws_devptr src, size_t bytes)
@@ -150,8 +157,12 @@ ws_status ws_memcpy_dtoh(ws_ctx *ctx, void *dst, ws_devptr src, size_t bytes)
     ws_status st = check_range(ctx, "ws_memcpy_dtoh", "source", src, bytes);
     if (st) return st;
     uint8_t *c = const_ptr(ctx, src, bytes);
-    if (c) memcpy(dst, c, bytes);
-    else emu_mem_read(ctx->mem, src, dst, bytes);
+    if (c) {
+        memcpy(dst, c, bytes);
+        return WS_OK;
+    }
+    emu_mem_read(ctx->mem, src, dst, bytes);
+    ws__timing_copy(ctx, src, bytes);   /* GPGPU-Sim's memcpy_from_gpu warms too */
     return WS_OK;
 }
 

@@ -81,6 +81,11 @@ void ws__timing_fini(ws_ctx *ctx)
     ctx->gpu = NULL;
 }
 
+void ws__timing_copy(ws_ctx *ctx, uint64_t addr, uint64_t bytes)
+{
+    if (ctx->gpu) gpu_host_copy(ctx->gpu, addr, bytes);
+}
+
 /* ------------------------------------------------------------------ */
 /* Registers per thread from `ptxas -v`                                */
 /* ------------------------------------------------------------------ */

@@ -129,6 +129,12 @@ int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char 
     return 1;
 }
 
+void bench_timing_warn_once(const char *cmd, const char *warn)
+{
+    if (warn && warn[0]) cli_error(cmd, "warning: %s", warn);
+    setenv("WARPSIM_CONFIG_WARNED", "1", 1);
+}
+
 int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,
                          int nnames, const char *const *defaults, bench_manifest *m,
                          const bench_entry **list, int max, int *n)
@@ -141,6 +147,7 @@ int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char 
         cli_error(q->cmd, "%s", err);
         return CLI_EXIT_USAGE;
     }
+    bench_timing_warn_once(q->cmd, warn);
     if (bench_manifest_load(m, bench_dir, q->cmd)) return CLI_EXIT_FAIL;
     *n = 0;
     for (int i = 0; i < nnames && *n < max; i++)

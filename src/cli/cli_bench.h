@@ -122,7 +122,12 @@ int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
    them, -1 = bad value (message printed). */
 int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
                         const char *value, int max_sets, bool allow_default_size);
-/* Check q's configuration and plug-ins, load the manifest into *m and resolve `names`
+/* Print the machine's configuration warning `warn` (if any) once, for the
+   command `cmd`, and tell the programs it runs not to repeat it
+   (WARPSIM_CONFIG_WARNED in their environment). */
+void bench_timing_warn_once(const char *cmd, const char *warn);
+/* Check q's configuration and plug-ins (its warning printed once, see
+   bench_timing_warn_once), load the manifest into *m and resolve `names`
    (none given: `defaults`, or every benchmark when defaults is NULL) into
    list[0..*n). -1 when ready (free m afterwards), else the exit status. */
 int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,

@@ -52,6 +52,7 @@ typedef struct corr_cli {
     corr_opts o;
     int jobs;
     char machine[4200];
+    char warn[16384];          /* the chosen machine's configuration warning */
     const char *names[CORR_MAX_NAMES];
     int nnames;
 } corr_cli;
@@ -137,11 +138,10 @@ static int corr_parse(corr_cli *c, int argc, char **argv)
 /* Does `config` (with the user's --set) load? The reason into err. */
 static bool config_loads(corr_cli *c, const char *config, char *err, size_t len)
 {
-    char warn[2048];
     c->q.sets[c->q.nsets] = NULL;
     ws_options o = { .timing = 1, .config = config, .settings = c->q.sets,
                      .plugins = c->q.plugins };
-    return ws_options_check(&o, NULL, NULL, warn, sizeof warn, err, len) == WS_OK;
+    return ws_options_check(&o, NULL, NULL, c->warn, sizeof c->warn, err, len) == WS_OK;
 }
 
 /* --config as given, else the data set's config file, else (said on
@@ -177,6 +177,8 @@ static bool choose_machine(corr_cli *c, const corr_data *d)
                  "not load)");
     }
     c->o.machine = c->machine;
+    /* once for the whole data set, not once per run */
+    bench_timing_warn_once("correlate", c->warn);
     return true;
 }
 

@@ -159,6 +159,9 @@ typedef struct gpu_config {
     char     dram_scheduler_params[256];
     char     dram_prefetch[GPU_NAME_MAX];     /* memory-side prefetcher, "none" */
     char     dram_prefetch_params[256];
+    bool     l2_set_index_local;              /* L2 sets indexed without the slice digits */
+    bool     l2_warm_on_copy;                 /* host copies install their lines in the L2
+                                                 (-gpgpu_perf_sim_memcpy) */
     /* idealised modes */
     bool     perfect_l2;                      /* every L2 access hits */
     bool     unlimited_mem;                   /* unlimited MSHRs and queues at L1, icnt, L2, DRAM */

@@ -148,7 +148,8 @@ static void timing_read(wsc_config *c)
         wsc_msg("%s", err);
         exit(2);
     }
-    if (warn[0]) wsc_msg("warning: %s", warn);
+    /* a command running many programs on one machine says it once itself */
+    if (warn[0] && !env_flag(WSC_ENV_CONFIG_WARNED)) wsc_msg("warning: %s", warn);
     /* the device the program sees is the simulated machine: its SMs, and
        its core clock for event times and the clock-rate attribute */
     if (c->timing) {

@@ -21,6 +21,8 @@
 #define WSC_ENV_STATS_JSON  "WARPSIM_STATS_JSON"       /* write JSON report here */
 #define WSC_ENV_PER_KERNEL  "WARPSIM_STATS_PER_KERNEL" /* 1: a line per launch */
 #define WSC_ENV_QUIET       "WARPSIM_QUIET"            /* 1: no text report */
+#define WSC_ENV_CONFIG_WARNED "WARPSIM_CONFIG_WARNED"  /* 1: the caller printed the
+                                                          configuration's warning */
 #define WSC_ENV_ARCH        "WARPSIM_ARCH"             /* simulated GPU, e.g. sm_86 */
 #define WSC_ENV_SMS         "WARPSIM_SMS"              /* number of SMs */
 #define WSC_ENV_CLOCK_MHZ   "WARPSIM_CLOCK_MHZ"        /* nominal core clock */

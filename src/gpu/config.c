@@ -238,6 +238,14 @@ static const cfg_param params[] = {
           "L2 slice (per sub-partition; latency in L2 cycles)"),
     U32("l2_queue", l2_queue, "8", "requests", 1, 1u << 20,
         "requests queued at an L2 slice's input, and toward DRAM ([G] partition queues)"),
+    BOOL("l2.set_index_local", l2_set_index_local, "false",
+         "an L2 slice picks a line's set from the address with the channel and "
+         "sub-partition digits taken out (GPGPU-Sim's l2_cache_config::set_index on the "
+         "partition address); false: from the whole line number, so a slice may use "
+         "only some of its sets"),
+    BOOL("l2.warm_on_copy", l2_warm_on_copy, "false",
+         "host-to-device and device-to-host copies leave their lines valid and clean in "
+         "the L2 slices that own them (GPGPU-Sim's -gpgpu_perf_sim_memcpy)"),
     U32("l2_interleave_bytes", l2_interleave_bytes, "256", "bytes", 32, 1u << 30,
         "address interleaving granule across L2 slices (power of two, >= l2.line_bytes)"),
     /* [G] nbk=16 nbkgrp=4; queue 16 per chip x 2 chips = 32 ([T] 32 requests

@@ -184,6 +184,8 @@ int gs_cache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, 
     }
     snprintf(key, sizeof key, "%s.enabled=true", cache);
     gpu_config_apply(c, key, err, errlen);
+    /* GPGPU-Sim's L2 always indexes its sets with the partition address */
+    if (strcmp(cache, "l2") == 0) gpu_config_apply(c, "l2.set_index_local=true", err, errlen);
     if (ng >= 2 && cache_letters(c, cache, opt, grp[1], note, sizeof note, err, errlen))
         return GPU_GS_ERROR;
     if (!note[0]) return GPU_GS_APPLIED;

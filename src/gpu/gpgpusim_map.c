@@ -50,6 +50,17 @@ static int gs_skip_l1d(gpu_config *c, gpu_gs_state *st, const gs_row *row, const
            ? GPU_GS_ERROR : GPU_GS_APPLIED;
 }
 
+/* 0 or 1 into boolean warpsim key `arg`. */
+static int gs_flag(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                   char *err, size_t errlen)
+{
+    uint32_t x;
+    (void)st;
+    if (!gs_num(v, &x) || x > 1) return gs_bad(row->opt, v, "0 or 1", err, errlen);
+    return gpu_config_set(c, row->arg, x ? "true" : "false", err, errlen)
+           ? GPU_GS_ERROR : GPU_GS_APPLIED;
+}
+
 /* 20 and later: 128 B segments per warp (GPGPU-Sim's
    memory_coalescing_arch), warpsim's coalesce_bytes = 128.  13 is the
    compute 1.3 half-warp rule set, which warpsim does not have. */
@@ -253,7 +264,8 @@ static const gs_row rows[] = {
          "there, before each L2 reply here"),
     NUMA("-rop_latency", "l2.hit_latency", "a delay before each L2 lookup there, "
          "before each L2 reply here"),
-    NONE("-gpgpu_perf_sim_memcpy", "cudaMemcpy'd data placed in the L2 before kernels run"),
+    /* gpu-sim.cc perf_memcpy_to_gpu: host copies fill the L2 (mem/memsys.c) */
+    MAP("-gpgpu_perf_sim_memcpy", gs_flag, "l2.warm_on_copy"),
     SAME("-gpgpu_memory_partition_indexing", "0", "hashed address-to-partition mapping"),
     NONE("-l2_ideal", "every L2 access hits"),
 

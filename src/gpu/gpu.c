@@ -267,6 +267,12 @@ void gpu_free(gpu *g)
     free(g);
 }
 
+void gpu_host_copy(gpu *g, uint64_t addr, uint64_t bytes)
+{
+    if (g->cfg.l2_warm_on_copy && g->mem.host_copy && bytes)
+        g->mem.host_copy(g->mem.impl, addr, bytes);
+}
+
 uint64_t gpu_cycle(const gpu *g) { return g->cycle; }
 uint32_t gpu_policy_needs(const gpu *g) { return g->pol.needs; }
 const gpu_config *gpu_get_config(const gpu *g) { return &g->cfg; }

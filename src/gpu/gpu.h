@@ -37,6 +37,11 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
 
 void gpu_stats_release(gpu_kernel_stats *st);
 
+/* The host copied to or from device range [addr, addr + bytes) between
+   kernels.  With l2.warm_on_copy the memory system installs those lines
+   in the L2 (GPGPU-Sim's -gpgpu_perf_sim_memcpy); otherwise nothing. */
+void gpu_host_copy(gpu *g, uint64_t addr, uint64_t bytes);
+
 /* GPU cycles simulated so far (core clock). */
 uint64_t gpu_cycle(const gpu *g);
 const gpu_config *gpu_get_config(const gpu *g);

@@ -58,7 +58,10 @@ static inline uint32_t cache_set_of(const mem_cache *c, uint64_t lineno)
 
 static inline mem_cache_line *cache_set(const mem_cache *c, uint64_t lineno)
 {
-    return c->lines + (size_t)cache_set_of(c, lineno) * c->ways;
+    /* the set function applies to the key (an L2 slice: its local line
+       number), as GPGPU-Sim hashes the partition address */
+    uint64_t k = c->set_key ? c->set_key(c->set_key_ctx, lineno) : lineno;
+    return c->lines + (size_t)cache_set_of(c, k) * c->ways;
 }
 
 int64_t mem_cache_probe(const mem_cache *c, uint64_t addr)

@@ -47,6 +47,12 @@ typedef struct mem_cache {
     mem_cache_line *lines;/* sets * ways, set-major */
     bool keep_owner;      /* touches leave `owner` alone: it stays the warp
                              that allocated the line (CCWS); set by the user */
+    /* optional: the number whose remainder by `sets` picks a line's set,
+       from its line number (NULL: the line number itself).  An L2 slice
+       sees only its share of the lines; without the digits that chose
+       the slice, its lines spread over all its sets (memsys.c). */
+    uint64_t (*set_key)(const void *ctx, uint64_t lineno);
+    const void *set_key_ctx;
 } mem_cache;
 
 /* 0, or -1 when out of memory or a geometry value is 0. */

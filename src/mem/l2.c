@@ -470,3 +470,25 @@ bool mem_l2_holds(const mem_l2 *s, uint64_t addr)
 {
     return s->perfect || mem_cache_probe(&s->tags, addr) >= 0;
 }
+
+/* GPGPU-Sim's fill leaves the sector VALID whatever it was, so a dirty
+   line the copy finds (a kernel's output read back by the host) becomes
+   clean, and a dirty victim is overwritten without a write-back. */
+bool mem_l2_warm(mem_l2 *s, uint64_t addr, uint32_t bytes)
+{
+    (void)bytes;   /* whole lines: this tag array has no sectors */
+    bool fresh = mem_cache_probe(&s->tags, addr) < 0;
+    int64_t idx;
+    mem_cache_line old;
+    mem_cache_fill(&s->tags, addr, UINT32_MAX, &idx, &old);
+    s->tags.lines[idx].dirty = false;
+    s->tags.lines[idx].prefetched = false;
+    return fresh;
+}
+
+void mem_l2_set_key(mem_l2 *s, uint64_t (*key)(const void *ctx, uint64_t lineno),
+                    const void *ctx)
+{
+    s->tags.set_key = key;
+    s->tags.set_key_ctx = ctx;
+}

@@ -72,6 +72,17 @@ typedef struct mem_l2_pf_stats {
     uint64_t hits;        /* demand hits on a line a prefetch brought, counted once */
 } mem_l2_pf_stats;
 void mem_l2_pf_stats_get(const mem_l2 *s, mem_l2_pf_stats *out);
+/* A host copy touched [addr, addr + bytes) (within one line): install
+   that line valid and clean, most recently used, as GPGPU-Sim's copy
+   engine does with -gpgpu_perf_sim_memcpy (tag_array::fill via
+   force_l2_tag_update).  No access is counted and a dirty victim is
+   dropped without a DRAM write, as there.  Returns true when a line was
+   newly installed. */
+bool mem_l2_warm(mem_l2 *s, uint64_t addr, uint32_t bytes);
+/* Index sets by `key(ctx, line number)` instead of the line number
+   (l2.set_index_local; see mem_cache.set_key). */
+void mem_l2_set_key(mem_l2 *s, uint64_t (*key)(const void *ctx, uint64_t lineno),
+                    const void *ctx);
 /* Does the slice hold the line of `addr` (filters for prefetchers)? */
 bool mem_l2_holds(const mem_l2 *s, uint64_t addr);
 

@@ -98,23 +98,43 @@ static inline void ring_pop(ms_ring *q, mem_req *out)
 /* Routing and packet sizes                                            */
 /* ------------------------------------------------------------------ */
 
-uint32_t mem_sys_slice_of(const mem_sys *ms, uint64_t addr)
+/* The slice serving `addr` (*slice), and the address inside that slice:
+   `addr` without the channel and sub-partition digits (GPGPU-Sim's
+   partition address), which l2.set_index_local indexes sets with. */
+static uint64_t ms_route(const mem_sys *ms, uint64_t addr, uint32_t *slice)
 {
     uint32_t ch;
-    uint64_t g;
+    uint64_t a, ib = ms->cfg.l2_interleave_bytes;
     if (ms->map.dramid_pos >= 0) {
         /* the channel digit at bit N, and the address without it */
         uint32_t pos = (uint32_t)ms->map.dramid_pos;
         uint64_t high = addr >> pos, low = pos ? addr & ((1ull << pos) - 1) : 0;
         ch = (uint32_t)(high % ms->nch);
-        g = (((high / ms->nch) << pos) | low) / ms->cfg.l2_interleave_bytes;
+        a = ((high / ms->nch) << pos) | low;
     } else {
         mem_addr_loc loc;
         mem_addrmap_decode(&ms->map, addr, &loc);
         ch = loc.channel;
-        g = addr / ms->cfg.l2_interleave_bytes / ms->nch;
+        a = addr / ib / ms->nch * ib + addr % ib;
     }
-    return ch * ms->nsub + (uint32_t)(g % ms->nsub);
+    uint64_t g = a / ib;
+    *slice = ch * ms->nsub + (uint32_t)(g % ms->nsub);
+    return g / ms->nsub * ib + a % ib;
+}
+
+uint32_t mem_sys_slice_of(const mem_sys *ms, uint64_t addr)
+{
+    uint32_t s;
+    ms_route(ms, addr, &s);
+    return s;
+}
+
+/* mem_cache.set_key of the L2 slices: the line number inside the slice. */
+static uint64_t ms_slice_line(const void *ctx, uint64_t lineno)
+{
+    const mem_sys *ms = ctx;
+    uint32_t s, line = ms->cfg.l2.line_bytes ? ms->cfg.l2.line_bytes : 128;
+    return ms_route(ms, lineno * line, &s) / line;
 }
 
 uint32_t mem_sys_n_slices(const mem_sys *ms) { return ms->nslices; }
@@ -246,7 +266,10 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
     ms->deliver = calloc(ms->nsm, sizeof *ms->deliver);
     ms->blocked = calloc(ms->nsm, sizeof *ms->blocked);
     bool ok = ms->req && ms->rep && ms->l2 && ms->ch && ms->ports && ms->deliver && ms->blocked;
-    for (uint32_t i = 0; ok && i < ms->nslices; i++) ok = (ms->l2[i] = mem_l2_new(c)) != NULL;
+    for (uint32_t i = 0; ok && i < ms->nslices; i++) {
+        ok = (ms->l2[i] = mem_l2_new(c)) != NULL;
+        if (ok && c->l2_set_index_local) mem_l2_set_key(ms->l2[i], ms_slice_line, ms);
+    }
     for (uint32_t i = 0; ok && i < ms->nsm; i++) {
         ms->ports[i] = (ms_smport){ ms, i };
         ms->blocked[i] = -1;
@@ -689,10 +712,31 @@ static void ml_dump(const void *impl, char *buf, size_t len)
     (void)u;
 }
 
+uint64_t mem_sys_warm_l2(mem_sys *ms, uint64_t addr, uint64_t bytes)
+{
+    uint64_t line = ms->cfg.l2.line_bytes ? ms->cfg.l2.line_bytes : 128;
+    uint64_t end = addr + bytes, n = 0;
+    if (end < addr) end = UINT64_MAX;
+    /* piece by piece, one line at a time, each to the slice owning it */
+    for (uint64_t a = addr; a < end;) {
+        uint64_t next = (a / line + 1) * line;
+        uint64_t stop = next < end && next > a ? next : end;
+        n += mem_l2_warm(ms->l2[mem_sys_slice_of(ms, a)], a, (uint32_t)(stop - a));
+        a = stop;
+    }
+    return n;
+}
+
+static void ml_host_copy(void *impl, uint64_t addr, uint64_t bytes)
+{
+    mem_sys_warm_l2(impl, addr, bytes);
+}
+
 mem_lower mem_sys_lower(mem_sys *ms)
 {
     return (mem_lower){ .impl = ms, .port = ml_port, .recv = ml_recv, .advance = ml_advance,
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
-                        .kernel = ml_kernel, .dump = ml_dump, .free = ml_free };
+                        .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,
+                        .free = ml_free };
 }

@@ -48,6 +48,10 @@ typedef struct mem_lower {
     /* a kernel starts (begin) or ended: per-kernel maxima restart, the
        memory-side policies' kernel_begin / kernel_end */
     void (*kernel)(void *impl, const ws_launch_info *k, bool begin);
+    /* the host copied to or from [addr, addr + bytes) between kernels: a
+       copy engine that leaves the data in the L2 installs those lines
+       (NULL: nothing below the L1s keeps copied data) */
+    void (*host_copy)(void *impl, uint64_t addr, uint64_t bytes);
     /* one-paragraph state description for deadlock dumps */
     void (*dump)(const void *impl, char *buf, size_t len);
     void (*free)(void *impl);
@@ -75,6 +79,11 @@ void mem_sys_advance(mem_sys *ms, uint64_t cycle);
 uint64_t mem_sys_run_until(mem_sys *ms, uint64_t cycle, uint64_t limit);
 uint32_t mem_sys_in_flight(const mem_sys *ms);
 void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *out);
+/* Install the lines of [addr, addr + bytes) in the slices that own them
+   (mem_l2_warm: clean, most recently used, no access counted), as
+   GPGPU-Sim's copy engine does with -gpgpu_perf_sim_memcpy; returns the
+   lines newly installed. */
+uint64_t mem_sys_warm_l2(mem_sys *ms, uint64_t addr, uint64_t bytes);
 /* Which slice (global sub-partition index) serves `addr`. */
 uint32_t mem_sys_slice_of(const mem_sys *ms, uint64_t addr);
 uint32_t mem_sys_n_slices(const mem_sys *ms);

@@ -7,7 +7,8 @@
 # valid and agreeing with the table; the same table with --jobs 2; --plot
 # writing PNG and SVG (gnuplot is installed by scripts/bootstrap.sh, so its
 # absence FAILS here); gnuplot missing named with its Debian package;
-# usage errors and a broken data set named.  Needs nvcc and the CUDA shims:
+# usage errors and a broken data set named; the machine's "options not
+# used" warning printed once for the whole data set.  Needs nvcc and the CUDA shims:
 # exits 77 (skipped) without them.
 # Run by ctest: bash correlate.sh WARPSIM SOURCE_DIR
 ws="$1"; src="$2"
@@ -23,6 +24,9 @@ run correlate --bin-dir "$tmp" --json "$tmp/c.json" --plot "$tmp/plot" "${names[
   >"$tmp/out1" 2>"$tmp/err1"; rc=$?
 [ "$rc" -eq 0 ] || fail "correlate exited $rc: $(tail -3 "$tmp/err1")"
 cat "$tmp/out1"
+# four runs on one machine: its "options not used" warning once, not per run
+nw="$(grep -c 'GPGPU-Sim options not used' "$tmp/err1")"
+[ "$nw" -eq 1 ] || fail "the configuration warning is printed $nw times, not once"
 grep -q "^data set: $src/configs/gpgpusim/correlation/gpgpusim-gtx480.json$" "$tmp/out1" \
   || fail "the default data set is not the bundled one"
 grep -Eq '^benchmark +sched +gpgpusim +warpsim +ratio +L1D miss +L2 miss +insns$' "$tmp/out1" \

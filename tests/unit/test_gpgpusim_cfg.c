@@ -129,6 +129,10 @@ static void test_gtx480_values(void **state)
     /* -gpgpu_dram_partition_queues 64:64:64:64, -gpgpu_l2_rop_latency 120 */
     assert_int_equal(c.l2_queue, 64);
     assert_int_equal(c.l2.hit_latency, 120);
+    /* -gpgpu_perf_sim_memcpy 1: host copies leave their lines in the L2 */
+    assert_true(c.l2_warm_on_copy);
+    /* its L2 indexes sets with the partition address (l2_cache_config) */
+    assert_true(c.l2_set_index_local);
     /* -gpgpu_dram_scheduler 1, -gpgpu_frfcfs_dram_sched_queue_size 64 (per
        controller), -gpgpu_n_mem_per_ctrlr 2 x -gpgpu_dram_buswidth 4,
        -gpgpu_dram_burst_length 8, -dram_data_command_freq_ratio 4 */
