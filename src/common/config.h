@@ -135,6 +135,8 @@ typedef struct gpu_config {
     uint32_t l2_queue;                        /* requests queued at a slice's input and
                                                  toward DRAM */
     uint32_t l2_interleave_bytes;             /* address interleaving granule across slices */
+    uint32_t l2_sector_bytes;                 /* 0: whole lines; else the L2 keeps, misses
+                                                 on and fetches sectors of this size */
     /* DRAM: one controller per channel (n_mem), dram clock (command clock) */
     uint32_t dram_banks, dram_bank_groups;    /* per channel */
     uint32_t dram_queue;                      /* requests per controller */

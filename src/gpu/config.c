@@ -231,6 +231,12 @@ static const cfg_param params[] = {
         "requests queued at an L2 slice's input, and toward DRAM ([G] partition queues)"),
     U32("l2_interleave_bytes", l2_interleave_bytes, "256", "bytes", 32, 1u << 30,
         "address interleaving granule across L2 slices (power of two, >= l2.line_bytes)"),
+    /* 0 keeps whole lines (the presets); GPGPU-Sim 4's 'S:' L2 has 32 B sectors */
+    U32("l2.sector_bytes", l2_sector_bytes, "0", "bytes", 0, 4096,
+        "L2 sector size: 0 = whole lines; else a power of two dividing l2.line_bytes "
+        "(at most 32 sectors a line): each sector is valid, dirty, missed and fetched "
+        "from DRAM on its own, and a request is split into one L2 access per sector "
+        "(GPGPU-Sim 'S:' caches, 32 B)"),
     /* [G] nbk=16 nbkgrp=4; queue 16 per chip x 2 chips = 32 ([T] 32 requests
        per partition); bus 4 B per chip x 2 chips; BL 8; GDDR5 data:command 4:
        6 x 8 B x 4 x 924 MHz = 177.4 GB/s */
@@ -801,6 +807,12 @@ static int check_memsys(const gpu_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "l2_interleave_bytes = %u must be a power of two and at least "
                  "l2.line_bytes (%u), so that a line lives in one slice",
                  c->l2_interleave_bytes, c->l2.line_bytes);
+        return -1;
+    }
+    uint32_t sb = c->l2_sector_bytes;
+    if (sb && (!pow2(sb) || sb > c->l2.line_bytes || c->l2.line_bytes / sb > 32)) {
+        snprintf(err, errlen, "l2.sector_bytes = %u must be 0 or a power of two dividing "
+                 "l2.line_bytes (%u) into at most 32 sectors", sb, c->l2.line_bytes);
         return -1;
     }
     if (c->dram_banks % c->dram_bank_groups) {

@@ -124,6 +124,7 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.l2.mshr_entries, 256);
     assert_int_equal(c.l2.mshr_merge, 4);
     assert_int_equal(c.l2.miss_queue, 4);
+    assert_int_equal(c.l2_sector_bytes, 32);       /* S: 32 B sectors */
     /* -gpgpu_dram_partition_queues 64:64:64:64, -gpgpu_l2_rop_latency 120 */
     assert_int_equal(c.l2_queue, 64);
     assert_int_equal(c.l2.hit_latency, 120);
