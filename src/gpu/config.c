@@ -245,6 +245,11 @@ static const cfg_param params[] = {
         "bank groups per channel (1 = none; must divide dram_banks)"),
     U32("dram_queue", dram_queue, "32", "requests", 1, 1u << 20,
         "requests a DRAM controller holds for scheduling"),
+    /* 0 keeps the presets' timing; GPGPU-Sim's GTX480 file has 100 */
+    U32("dram_latency", dram_latency, "0", "core cycles", 0, 100000,
+        "fixed delay added to every DRAM access besides its bank and bus timing "
+        "(GPGPU-Sim -dram_latency: a request waits this long between the L2 and the DRAM "
+        "queue; here its completion is delayed, which keeps the queue's occupancy)"),
     U32("dram_bus_bytes", dram_bus_bytes, "8", "bytes", 1, 1024,
         "data bus width per channel"),
     U32("dram_burst", dram_burst, "8", "beats", 1, 1024,

@@ -246,7 +246,7 @@ static const char *const qv100[] = {
        -gpgpu_l2_rop_latency 160, -gpgpu_dram_partition_queues 64:64:64:64 */
     "l2.sets=32", "l2.ways=24", "l2.line_bytes=128", "l2.write_back=true",
     "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=160",
-    "l2_queue=64", "l2.sector_bytes=32",
+    "l2_queue=64", "l2.sector_bytes=32", "dram_latency=100",  /* -dram_latency 100 */
     /* -gpgpu_frfcfs_dram_sched_queue_size 64; HBM: -gpgpu_dram_buswidth 16 x
        -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 2,
        -dram_data_command_freq_ratio 2 */
@@ -305,7 +305,7 @@ static const char *const rtx3070[] = {
        -gpgpu_l2_rop_latency 187, -gpgpu_dram_partition_queues 64:64:64:64 */
     "l2.sets=64", "l2.ways=16", "l2.line_bytes=128", "l2.write_back=true",
     "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=187",
-    "l2_queue=64", "l2.sector_bytes=32",
+    "l2_queue=64", "l2.sector_bytes=32", "dram_latency=254",  /* -dram_latency 254 */
     /* -gpgpu_frfcfs_dram_sched_queue_size 64; GDDR6: -gpgpu_dram_buswidth 2 x
        -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 16,
        -dram_data_command_freq_ratio 4 */
