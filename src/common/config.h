@@ -147,9 +147,13 @@ typedef struct gpu_config {
     uint32_t l2_queue;                        /* requests queued at a slice's input and
                                                  toward DRAM */
     uint32_t l2_interleave_bytes;             /* address interleaving granule across slices */
+    uint32_t l2_sector_bytes;                 /* 0: whole lines; else the L2 keeps, misses
+                                                 on and fetches sectors of this size */
     /* DRAM: one controller per channel (n_mem), dram clock (command clock) */
     uint32_t dram_banks, dram_bank_groups;    /* per channel */
     uint32_t dram_queue;                      /* requests per controller */
+    uint32_t dram_latency;                    /* core cycles added to every DRAM access
+                                                 (GPGPU-Sim -dram_latency), 0 = none */
     uint32_t dram_bus_bytes;                  /* data bus width per channel, bytes */
     uint32_t dram_burst;                      /* burst length (beats) */
     uint32_t dram_data_rate;                  /* beats per command clock (2 = DDR) */

@@ -248,6 +248,12 @@ static const cfg_param params[] = {
          "the L2 slices that own them (GPGPU-Sim's -gpgpu_perf_sim_memcpy)"),
     U32("l2_interleave_bytes", l2_interleave_bytes, "256", "bytes", 32, 1u << 30,
         "address interleaving granule across L2 slices (power of two, >= l2.line_bytes)"),
+    /* 0 keeps whole lines (the presets); GPGPU-Sim 4's 'S:' L2 has 32 B sectors */
+    U32("l2.sector_bytes", l2_sector_bytes, "0", "bytes", 0, 4096,
+        "L2 sector size: 0 = whole lines; else a power of two dividing l2.line_bytes "
+        "(at most 32 sectors a line): each sector is valid, dirty, missed and fetched "
+        "from DRAM on its own, and a request is split into one L2 access per sector "
+        "(GPGPU-Sim 'S:' caches, 32 B)"),
     /* [G] nbk=16 nbkgrp=4; queue 16 per chip x 2 chips = 32 ([T] 32 requests
        per partition); bus 4 B per chip x 2 chips; BL 8; GDDR5 data:command 4:
        6 x 8 B x 4 x 924 MHz = 177.4 GB/s */
@@ -256,6 +262,11 @@ static const cfg_param params[] = {
         "bank groups per channel (1 = none; must divide dram_banks)"),
     U32("dram_queue", dram_queue, "32", "requests", 1, 1u << 20,
         "requests a DRAM controller holds for scheduling"),
+    /* 0 keeps the presets' timing; GPGPU-Sim's GTX480 file has 100 */
+    U32("dram_latency", dram_latency, "0", "core cycles", 0, 100000,
+        "fixed delay added to every DRAM access besides its bank and bus timing "
+        "(GPGPU-Sim -dram_latency: a request waits this long between the L2 and the DRAM "
+        "queue; here its completion is delayed, which keeps the queue's occupancy)"),
     U32("dram_bus_bytes", dram_bus_bytes, "8", "bytes", 1, 1024,
         "data bus width per channel"),
     U32("dram_burst", dram_burst, "8", "beats", 1, 1024,
@@ -823,6 +834,12 @@ static int check_memsys(const gpu_config *c, char *err, size_t errlen)
         snprintf(err, errlen, "l2_interleave_bytes = %u must be a power of two and at least "
                  "l2.line_bytes (%u), so that a line lives in one slice",
                  c->l2_interleave_bytes, c->l2.line_bytes);
+        return -1;
+    }
+    uint32_t sb = c->l2_sector_bytes;
+    if (sb && (!pow2(sb) || sb > c->l2.line_bytes || c->l2.line_bytes / sb > 32)) {
+        snprintf(err, errlen, "l2.sector_bytes = %u must be 0 or a power of two dividing "
+                 "l2.line_bytes (%u) into at most 32 sectors", sb, c->l2.line_bytes);
         return -1;
     }
     if (c->dram_banks % c->dram_bank_groups) {

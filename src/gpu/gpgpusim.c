@@ -156,9 +156,14 @@ int gs_cache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, 
     int g0 = nf == 4 && isalpha((unsigned char)geo[0][0]) ? 1 : 0;   /* N: / S: prefix */
     if (g0 && strcmp(geo[0], "N") && strcmp(geo[0], "S"))
         return gs_bad(opt, v, "N: (normal) or S: (sectored) before the geometry", err, errlen);
-    /* GPGPU-Sim 4's sectored caches move 32 B sectors: a miss fetches
-       only the sectors it needs; warpsim's lines are whole */
-    if (g0 && geo[0][0] == 'S') note_add(note, sizeof note, 'S', "sectored, modelled as whole lines");
+    /* GPGPU-Sim 4's sectored caches move 32 B sectors (SECTOR_SIZE): a miss
+       fetches only the sectors it needs.  The L2 models them (mem/l2.c);
+       warpsim's L1 lines are whole */
+    bool l2 = strcmp(cache, "l2") == 0, sectored = g0 && geo[0][0] == 'S';
+    if (sectored && !l2) note_add(note, sizeof note, 'S', "sectored, modelled as whole lines");
+    if (l2 && gpu_config_apply(c, sectored ? "l2.sector_bytes=32" : "l2.sector_bytes=0", err,
+                               errlen))
+        return GPU_GS_ERROR;
     uint32_t sets, line, ways, mshr = 0, merge = 0, mq = 0;
     if (nf - g0 != 3 || !gs_num(geo[g0], &sets) || !gs_num(geo[g0 + 1], &line)
         || !gs_num(geo[g0 + 2], &ways))

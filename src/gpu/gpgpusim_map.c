@@ -273,7 +273,7 @@ static const gs_row rows[] = {
     MAP("-gpgpu_dram_scheduler", gs_dram_scheduler, NULL),
     MAP("-gpgpu_frfcfs_dram_sched_queue_size", gs_dram_queue, NULL),
     NONE("-gpgpu_dram_return_queue_size", "replies a DRAM channel holds before the L2 takes them"),
-    NONE("-dram_latency", "fixed delay added to every DRAM access"),
+    NUM("-dram_latency", "dram_latency"),
     MAP("-gpgpu_dram_buswidth", gs_dram_buswidth, NULL),
     MAP("-gpgpu_n_mem_per_ctrlr", gs_dram_chips, NULL),
     NUM("-gpgpu_dram_burst_length", "dram_burst"),

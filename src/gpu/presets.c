@@ -249,6 +249,8 @@ static const char *const qv100[] = {
     "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=160",
     "l2_queue=64", "l2.warm_on_copy=true",   /* -gpgpu_perf_sim_memcpy 1 */
     "l2.set_index_local=true",               /* GPGPU-Sim's L2 set index */
+    "l2.sector_bytes=32",                    /* dl2 S: 32 B sectors */
+    "dram_latency=100",                      /* -dram_latency 100 */
     /* -gpgpu_frfcfs_dram_sched_queue_size 64; HBM: -gpgpu_dram_buswidth 16 x
        -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 2,
        -dram_data_command_freq_ratio 2 */
@@ -310,6 +312,8 @@ static const char *const rtx3070[] = {
     "l2.mshr_entries=192", "l2.mshr_merge=4", "l2.miss_queue=32", "l2.hit_latency=187",
     "l2_queue=64", "l2.warm_on_copy=true",   /* -gpgpu_perf_sim_memcpy 1 */
     "l2.set_index_local=true",               /* GPGPU-Sim's L2 set index */
+    "l2.sector_bytes=32",                    /* dl2 S: 32 B sectors */
+    "dram_latency=254",                      /* -dram_latency 254 */
     /* -gpgpu_frfcfs_dram_sched_queue_size 64; GDDR6: -gpgpu_dram_buswidth 2 x
        -gpgpu_n_mem_per_ctrlr 1, -gpgpu_dram_burst_length 16,
        -dram_data_command_freq_ratio 4 */

@@ -35,6 +35,8 @@ typedef struct mem_cache_line {
     bool     prefetched;  /* L2: brought by a prefetch, no demand access yet */
     bool     reserved;    /* allocate-on-miss: way held for an outstanding miss
                              (not valid, `tag` is the line awaited) */
+    uint32_t sectors;     /* sectored L2: bit k = sector k valid (set by l2.c) */
+    uint32_t sdirty;      /* sectored L2: bit k = sector k dirty */
 } mem_cache_line;
 
 /* Set-index functions (the values of gpu_cache_config.set_index). */

@@ -83,6 +83,8 @@ struct mem_dram {
     uint32_t nbanks, ngroups, bus_bytes, burst, burst_time, col_bytes;
     uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
     uint32_t fixed_latency;
+    uint32_t extra_latency;         /* dram_latency in DRAM cycles: added to each
+                                       completion, not to the service latency */
     bool     unlimited;
     mem_addrmap map;
     /* scheduler */
@@ -240,6 +242,9 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
     d->burst_time = (g.burst + g.rate - 1) / g.rate;
     d->col_bytes = g.bus * g.burst;
     d->fixed_latency = cfg->dram_fixed_latency;
+    /* GPGPU-Sim counts -dram_latency in core cycles */
+    double ratio = cfg->core_mhz > 0 ? cfg->dram_mhz / cfg->core_mhz : 1.0;
+    d->extra_latency = (uint32_t)(cfg->dram_latency * ratio + 0.5);
     d->unlimited = cfg->unlimited_mem;
     d->limit = g.queue;
     take_timing(d, cfg);
@@ -323,7 +328,7 @@ static bool fifo_put(mem_dram *d, const mem_req *r, uint64_t arrival, uint64_t d
     dram_done *e = &d->fifo[(d->fhead + d->fcount) % d->fcap];
     e->r = *r;
     e->arrival = arrival;
-    e->done = done;
+    e->done = done + d->extra_latency;   /* constant: completion order is kept */
     e->prefetch = prefetch;
     d->fcount++;
     return true;
@@ -341,7 +346,7 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
         d->st.writes++;
     d->st.bytes += e->r.bytes;
     if (!e->prefetch)       /* averaged over demand requests (queue_lat_count) */
-        d->st.service_lat_sum += e->done - e->arrival;
+        d->st.service_lat_sum += e->done - d->extra_latency - e->arrival;
     d->fhead = (d->fhead + 1) % d->fcap;
     d->fcount--;
     return true;

@@ -10,6 +10,18 @@
 ** cost nothing per access, and waiters take memory only when they exist.
 ** MSHR occupancy is summed lazily (used x the cycles since the last
 ** change), so an idle slice costs nothing per cycle.
+**
+** Sectored slices (l2.sector_bytes, GPGPU-Sim's 'S:' L2): the unit of
+** presence, MSHRs and DRAM reads is the sector, not the line.  A request
+** that spans several sectors is split when it enters the slice into one
+** sub-request per sector, as GPGPU-Sim's memory_sub_partition does before
+** its ROP queue, so each takes an input-queue slot and an L2 cycle, hits or
+** misses on its own and a missing sector is read from DRAM alone (a 32 B
+** read still occupies a whole DRAM burst: the bandwidth GPGPU-Sim loses).
+** The sub-requests share a join entry; the one reply to the L1 leaves when
+** the last of them is answered (GPGPU-Sim sends each sector back as its
+** own packet: the same flits on 40 B flits, one reply here).  A victim
+** line writes back only its dirty sectors.
 */
 #include "l2.h"
 #include "cache.h"
@@ -33,6 +45,7 @@ typedef struct l2_mshr {
 typedef struct l2_waiter {
     mem_req  r;
     uint32_t next;
+    uint32_t join;        /* sectored: join entry of a sub-request, or L2_NIL */
 } l2_waiter;
 
 typedef struct l2_mshrs {
@@ -45,13 +58,29 @@ typedef struct l2_mshrs {
     uint32_t wcap, wfree;
 } l2_mshrs;
 
+typedef struct l2_item {
+    mem_req  r;
+    uint32_t join;        /* sectored: join entry of a sub-request, or L2_NIL */
+} l2_item;
+
 typedef struct l2_ring {
-    mem_req *v;
+    l2_item *v;
     uint32_t head, n, cap;
 } l2_ring;
 
+/* The sub-requests of one split request: the reply goes when left = 0. */
+typedef struct l2_join {
+    mem_req  r;           /* the request as it came, which becomes the reply */
+    uint32_t left;        /* sub-requests not yet answered; next free when unused */
+} l2_join;
+
 struct mem_l2 {
     uint32_t line, latency;
+    uint32_t sector;      /* 0: whole lines; else sector bytes */
+    uint32_t unit;        /* presence/MSHR/fetch granule: sector or line */
+    uint32_t split_max;   /* most sub-requests one request can become */
+    l2_join *j;           /* join pool, grows by doubling */
+    uint32_t jcap, jfree;
     bool     perfect;
     mem_cache tags;
     l2_mshrs mshr;
@@ -71,14 +100,17 @@ static int ring_init(l2_ring *q, uint32_t cap)
 }
 
 static inline bool ring_room(const l2_ring *q, uint32_t k) { return q->n + k <= q->cap; }
-static inline mem_req *ring_head(const l2_ring *q) { return &q->v[q->head]; }
+static inline mem_req *ring_head(const l2_ring *q) { return &q->v[q->head].r; }
+static inline uint32_t ring_head_join(const l2_ring *q) { return q->v[q->head].join; }
 
-static void ring_push(l2_ring *q, const mem_req *r)
+static void ring_push_j(l2_ring *q, const mem_req *r, uint32_t join)
 {
     uint32_t t = q->head + q->n;
-    q->v[t < q->cap ? t : t - q->cap] = *r;
+    q->v[t < q->cap ? t : t - q->cap] = (l2_item){ .r = *r, .join = join };
     q->n++;
 }
+
+static void ring_push(l2_ring *q, const mem_req *r) { ring_push_j(q, r, L2_NIL); }
 
 static void ring_pop(l2_ring *q)
 {
@@ -146,7 +178,7 @@ static int mshr_alloc(l2_mshrs *m, uint64_t line)
 }
 
 /* Add a waiter to entry i; false when out of host memory. */
-static bool mshr_wait(l2_mshrs *m, int i, const mem_req *r)
+static bool mshr_wait(l2_mshrs *m, int i, const mem_req *r, uint32_t join)
 {
     if (m->wfree == L2_NIL) {
         uint32_t cap = m->wcap * 2;
@@ -159,7 +191,7 @@ static bool mshr_wait(l2_mshrs *m, int i, const mem_req *r)
     }
     uint32_t k = m->wfree;
     m->wfree = m->w[k].next;
-    m->w[k] = (l2_waiter){ .r = *r, .next = L2_NIL };
+    m->w[k] = (l2_waiter){ .r = *r, .next = L2_NIL, .join = join };
     l2_mshr *e = &m->e[i];
     if (e->tail == L2_NIL) e->head = k;
     else m->w[e->tail].next = k;
@@ -198,7 +230,19 @@ mem_l2 *mem_l2_new(const gpu_config *cfg)
     s->line = c->line_bytes ? c->line_bytes : 128;
     s->latency = c->hit_latency;
     s->perfect = cfg->perfect_l2;
+    s->sector = cfg->l2_sector_bytes < s->line ? cfg->l2_sector_bytes : 0;
+    s->unit = s->sector ? s->sector : s->line;
+    s->jfree = L2_NIL;
     uint32_t q = unl ? L2_UNLIMITED_QUEUE : cfg->l2_queue ? cfg->l2_queue : 1;
+    if (s->sector) {
+        /* the longest request: an L1 line or a coalesced segment (memsys) */
+        uint32_t b = s->line;
+        const uint32_t from[] = { cfg->l1d.line_bytes, cfg->l1c.line_bytes, cfg->l1t.line_bytes,
+                                  cfg->coalesce_bytes };
+        for (int k = 0; k < 4; k++) b = from[k] > b ? from[k] : b;
+        s->split_max = b / s->sector;
+        if (q < s->split_max) q = s->split_max;
+    }
     uint32_t n = c->mshr_entries ? c->mshr_entries : 1;
     if (n > (1u << 24)) n = 1u << 24;
     uint32_t merge = c->mshr_merge ? c->mshr_merge : 1;
@@ -228,11 +272,71 @@ void mem_l2_free(mem_l2 *s)
     free(s->fills.v);
     free(s->todram.v);
     free(s->resp.v);
+    free(s->j);
     free(s);
 }
 
-bool mem_l2_can_accept(const mem_l2 *s) { return ring_room(&s->in, 1); }
-void mem_l2_push(mem_l2 *s, const mem_req *r) { ring_push(&s->in, r); }
+/* ------------------------------------------------------------------ */
+/* Sectors: splitting requests, joining their replies                  */
+/* ------------------------------------------------------------------ */
+
+/* A join entry for `n` sub-requests of `r`, or L2_NIL when out of memory. */
+static uint32_t join_new(mem_l2 *s, const mem_req *r, uint32_t n)
+{
+    if (s->jfree == L2_NIL) {
+        uint32_t cap = s->jcap ? s->jcap * 2 : 64;
+        l2_join *j = realloc(s->j, (size_t)cap * sizeof *j);
+        if (!j) return L2_NIL;
+        for (uint32_t k = s->jcap; k < cap; k++) j[k].left = k + 1 < cap ? k + 1 : L2_NIL;
+        s->j = j;
+        s->jfree = s->jcap;
+        s->jcap = cap;
+    }
+    uint32_t k = s->jfree;
+    s->jfree = s->j[k].left;
+    s->j[k] = (l2_join){ .r = *r, .left = n };
+    return k;
+}
+
+/* Sub-request answered: the request itself when it was the last one
+   (true, *out), else nothing yet. */
+static bool join_done(mem_l2 *s, uint32_t k, mem_req *out)
+{
+    if (--s->j[k].left) return false;
+    *out = s->j[k].r;
+    s->j[k].left = s->jfree;
+    s->jfree = k;
+    return true;
+}
+
+/* Sectored: as many slots as the longest request splits into (GPGPU-Sim's
+   full(SECTOR_CHUNCK_SIZE) test before the interconnect pops a request). */
+bool mem_l2_can_accept(const mem_l2 *s)
+{
+    return ring_room(&s->in, s->sector ? s->split_max : 1);
+}
+
+/* Sectored: one sub-request per sector the request covers, each with the
+   request's bytes in that sector (a write's part, a read's whole sector
+   range).  A request in one sector goes in whole. */
+void mem_l2_push(mem_l2 *s, const mem_req *r)
+{
+    uint64_t first = r->addr / s->unit * s->unit, end = r->addr + (r->bytes ? r->bytes : 1);
+    uint32_t n = (uint32_t)((end - first + s->unit - 1) / s->unit);
+    uint32_t j = s->sector && !s->perfect && n > 1 ? join_new(s, r, n) : L2_NIL;
+    if (j == L2_NIL) {           /* whole (or no memory to split: fetched whole) */
+        ring_push(&s->in, r);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint64_t lo = first + (uint64_t)k * s->unit, hi = lo + s->unit;
+        mem_req sub = *r;
+        sub.addr = lo > r->addr ? lo : r->addr;
+        sub.bytes = (uint32_t)((hi < end ? hi : end) - sub.addr);
+        ring_push_j(&s->in, &sub, j);
+    }
+}
+
 bool mem_l2_can_fill(const mem_l2 *s) { return ring_room(&s->fills, 1); }
 void mem_l2_fill(mem_l2 *s, const mem_req *r) { ring_push(&s->fills, r); }
 
@@ -240,37 +344,56 @@ void mem_l2_fill(mem_l2 *s, const mem_req *r) { ring_push(&s->fills, r); }
 /* Lines, replies, write-backs                                         */
 /* ------------------------------------------------------------------ */
 
+/* First unit (line, or sector when sectored) of a request, and how many. */
 static inline uint64_t l2_first(const mem_l2 *s, const mem_req *r)
 {
-    return r->addr / s->line * s->line;
+    return r->addr / s->unit * s->unit;
 }
 
 static inline uint32_t l2_nlines(const mem_l2 *s, const mem_req *r)
 {
-    uint64_t last = (r->addr + (r->bytes ? r->bytes : 1) - 1) / s->line * s->line;
-    return (uint32_t)((last - l2_first(s, r)) / s->line) + 1;
+    uint64_t last = (r->addr + (r->bytes ? r->bytes : 1) - 1) / s->unit * s->unit;
+    return (uint32_t)((last - l2_first(s, r)) / s->unit) + 1;
 }
 
-static void l2_reply(mem_l2 *s, const mem_req *r, uint64_t now)
+/* Bit of the sector of `a` in its line (0 when not sectored). */
+static inline uint32_t l2_sbit(const mem_l2 *s, uint64_t a)
+{
+    return s->sector ? 1u << (a % s->line / s->sector) : 0;
+}
+
+/* Answer `r` (a sub-request of join entry `join`: the whole request once
+   every part is answered). */
+static void l2_reply(mem_l2 *s, const mem_req *r, uint32_t join, uint64_t now)
 {
     mem_req rep = *r;
+    if (join != L2_NIL && !join_done(s, join, &rep)) return;
     rep.ready = now + s->latency;
     ring_push(&s->resp, &rep);
 }
 
-/* Install `n` lines from `first`; dirty victims become DRAM writes (the
-   caller made room for `n` of them). */
+static uint32_t popcount32(uint32_t x)
+{
+    uint32_t n = 0;
+    for (; x; x &= x - 1) n++;
+    return n;
+}
+
+/* Install `n` units (lines, or sectors) from `first`; dirty victims become
+   DRAM writes of their dirty sectors (the caller made room for `n`). */
 static void l2_install(mem_l2 *s, uint64_t first, uint32_t n, bool dirty, const mem_req *by)
 {
     for (uint32_t k = 0; k < n; k++) {
-        uint64_t a = first + (uint64_t)k * s->line;
+        uint64_t a = first + (uint64_t)k * s->unit;
         int64_t idx = mem_cache_probe(&s->tags, a);
+        bool fresh = idx < 0;
         mem_cache_line old;
         if (idx < 0 && mem_cache_fill(&s->tags, a, by->warp, &idx, &old)) {
             s->st.evictions++;
             if (old.dirty) {
                 s->st.writebacks++;
-                mem_req wb = { .addr = old.tag * s->line, .bytes = s->line, .kind = MEM_WRITE,
+                uint32_t wbytes = s->sector ? popcount32(old.sdirty) * s->sector : s->line;
+                mem_req wb = { .addr = old.tag * s->line, .bytes = wbytes, .kind = MEM_WRITE,
                                .src = by->src, .sm = UINT16_MAX, .id = UINT32_MAX,
                                .warp = UINT32_MAX, .warp_uid = UINT64_MAX, .sent = by->sent,
                                .seq = by->seq };
@@ -279,15 +402,28 @@ static void l2_install(mem_l2 *s, uint64_t first, uint32_t n, bool dirty, const 
         } else {
             mem_cache_touch(&s->tags, idx, by->warp);
         }
-        if (dirty) s->tags.lines[idx].dirty = true;
+        mem_cache_line *l = &s->tags.lines[idx];
+        if (fresh) l->sectors = l->sdirty = 0;
+        l->sectors |= l2_sbit(s, a);
+        if (dirty) {
+            l->dirty = true;
+            l->sdirty |= l2_sbit(s, a);
+        }
     }
+}
+
+/* Is the unit of `a` here (its line, and its sector when sectored)? */
+static bool l2_present(const mem_l2 *s, uint64_t a)
+{
+    int64_t idx = mem_cache_probe(&s->tags, a);
+    return idx >= 0 && (!s->sector || (s->tags.lines[idx].sectors & l2_sbit(s, a)));
 }
 
 /* A demand access finds lines a prefetch brought in: count each once. */
 static void l2_count_pf_hits(mem_l2 *s, uint64_t first, uint32_t n)
 {
     for (uint32_t k = 0; k < n && s->pf.fills; k++) {
-        int64_t idx = mem_cache_probe(&s->tags, first + (uint64_t)k * s->line);
+        int64_t idx = mem_cache_probe(&s->tags, first + (uint64_t)k * s->unit);
         if (idx >= 0 && s->tags.lines[idx].prefetched) {
             s->tags.lines[idx].prefetched = false;
             s->pf.hits++;
@@ -298,7 +434,7 @@ static void l2_count_pf_hits(mem_l2 *s, uint64_t first, uint32_t n)
 static bool l2_all_present(mem_l2 *s, uint64_t first, uint32_t n)
 {
     for (uint32_t k = 0; k < n; k++)
-        if (mem_cache_probe(&s->tags, first + (uint64_t)k * s->line) < 0) return false;
+        if (!l2_present(s, first + (uint64_t)k * s->unit)) return false;
     return true;
 }
 
@@ -343,7 +479,7 @@ static void l2_do_fill(mem_l2 *s, uint64_t now)
     uint32_t k = head;
     while (k != L2_NIL) {
         uint32_t next = m->w[k].next;
-        l2_reply(s, &m->w[k].r, now);
+        l2_reply(s, &m->w[k].r, m->w[k].join, now);
         m->w[k].next = m->wfree;
         m->wfree = k;
         k = next;
@@ -355,18 +491,19 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
 {
     l2_mshrs *m = &s->mshr;
     const mem_req *r = ring_head(&s->in);
+    uint32_t join = ring_head_join(&s->in);
     if (!ring_room(&s->resp, 1)) return false;         /* replies are not leaving */
     if (s->perfect) {
         s->st.accesses++;
         s->st.hits++;
-        l2_reply(s, r, now);
+        l2_reply(s, r, join, now);
         return true;
     }
     uint64_t first = l2_first(s, r);
     uint32_t nl = l2_nlines(s, r);
     int i = mshr_find(m, first);
     if (i >= 0) {                                       /* line on its way: join it */
-        if (m->e[i].nwait >= m->merge || !mshr_wait(m, i, r)) {
+        if (m->e[i].nwait >= m->merge || !mshr_wait(m, i, r, join)) {
             s->st.reservation_fails++;
             return false;
         }
@@ -381,7 +518,7 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
         l2_install(s, first, nl, r->kind != MEM_READ, r);   /* touches, maybe dirties */
         s->st.accesses++;
         s->st.hits++;
-        l2_reply(s, r, now);
+        l2_reply(s, r, join, now);
         return true;
     }
     if (r->kind == MEM_WRITE) {                         /* allocate dirty, no fetch */
@@ -389,7 +526,7 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
         l2_install(s, first, nl, true, r);
         s->st.accesses++;
         s->st.misses++;
-        l2_reply(s, r, now);
+        l2_reply(s, r, join, now);
         return true;
     }
     if (m->used >= m->n || !ring_room(&s->todram, 1)) {
@@ -397,14 +534,14 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
         return false;
     }
     i = mshr_alloc(m, first);
-    if (!mshr_wait(m, i, r)) {
+    if (!mshr_wait(m, i, r, join)) {
         mshr_free(m, i);
         s->st.reservation_fails++;
         return false;
     }
     mem_req d = *r;
     d.addr = first;
-    d.bytes = nl * s->line;
+    d.bytes = nl * s->unit;
     d.kind = MEM_READ;
     d.id = (uint32_t)i;
     ring_push(&s->todram, &d);

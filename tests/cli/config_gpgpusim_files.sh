@@ -20,8 +20,8 @@ for cfg in "$src"/configs/gpgpusim/*/gpgpusim.config; do
   fi
   head -1 "$out" | grep -q "preset: $name/gpgpusim.config" || fail "$name: header $(head -1 "$out")"
   grep -q "unknown:" "$err" && fail "$name: unknown options: $(grep -o 'unknown: [^;]*' "$err")"
-  grep -q -- "-dram_latency (fixed delay added to every DRAM access)" "$err" \
-    || fail "$name: -dram_latency not named with its reason"
+  grep -q -- "-gpgpu_dram_return_queue_size (replies a DRAM channel holds before the L2 takes them)" "$err" \
+    || fail "$name: -gpgpu_dram_return_queue_size not named with its reason"
   cp "$out" "$tmp/dump.cfg"
   "$ws" config show "$tmp/dump.cfg" >"$tmp/again" 2>/dev/null || fail "$name: dump does not load"
   diff <(tail -n +2 "$out") <(tail -n +2 "$tmp/again") >/dev/null || fail "$name: dump differs"
@@ -33,6 +33,8 @@ done
   || fail "gtx480: exited $?"
 grep -Eq "^units\.dp +=  *0 " "$out" || fail "gtx480: units.dp $(grep units.dp "$out")"
 grep -Eq "^l1d\.hit_latency +=  *35 " "$out" || fail "gtx480: l1d.hit_latency"
+grep -Eq "^l2\.sector_bytes +=  *32 " "$out" || fail "gtx480: l2.sector_bytes (S:)"
+grep -Eq "^dram_latency +=  *100 " "$out" || fail "gtx480: dram_latency"
 grep -q -- "-ptx_opcode_latency_int \[" "$err" || fail "gtx480: latency list approximations not named"
 
 "$ws" config list >"$out" || fail "config list exited $?"
@@ -44,6 +46,7 @@ for p in qv100:SM7_QV100 rtx3070:SM86_RTX3070; do
 done
 
 # --set of an option warpsim does not model: an error saying what it would change
-"$ws" config show --set -dram_latency=100 >"$out" 2>"$err" && fail "--set -dram_latency accepted"
-grep -q "fixed delay" "$err" || fail "--set -dram_latency: $(cat "$err")"
+"$ws" config show --set -gpgpu_dram_return_queue_size=116 >"$out" 2>"$err" \
+  && fail "--set -gpgpu_dram_return_queue_size accepted"
+grep -q "replies a DRAM channel holds" "$err" || fail "--set -gpgpu_dram_return_queue_size: $(cat "$err")"
 exit $bad

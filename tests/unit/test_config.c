@@ -201,10 +201,11 @@ static void test_gpgpusim_file(void **state)
     /* one warning naming the ignored and the unknown options */
     assert_null(strchr(warn, '\n'));
     assert_non_null(strstr(warn, "-gpgpu_operand_collector_num_units_sp"));
-    assert_non_null(strstr(warn, "-dram_latency"));        /* no counterpart */
+    assert_non_null(strstr(warn, "-gpgpu_dram_return_queue_size"));   /* no counterpart */
+    assert_null(strstr(warn, "-dram_latency"));            /* dram_latency now */
     assert_null(strstr(warn, "-gpgpu_dram_timing_opt"));   /* translated now */
     /* every not-modelled option with what it would have changed */
-    assert_non_null(strstr(warn, "-dram_latency (fixed delay added to every DRAM access)"));
+    assert_non_null(strstr(warn, "-gpgpu_dram_return_queue_size (replies a DRAM channel holds"));
     assert_non_null(strstr(warn, "-gpgpu_cflog_interval (statistics"));
     assert_non_null(strstr(warn, "unknown: -gpgpu_no_such_option, -gpgpu_nor_this_one"));
     /* not in the file: kept from the k20x start */
@@ -429,7 +430,8 @@ static void test_gpgpusim_memsys_options(void **state)
     assert_int_equal(c.tRC, 62);
     assert_int_equal(c.tCCDL, 4);
     assert_int_equal(c.tRTP, 4);
-    assert_non_null(strstr(warn, "-dram_latency"));
+    assert_null(strstr(warn, "-dram_latency"));            /* mapped: dram_latency */
+    assert_int_equal(c.dram_latency, 100);
     assert_null(strstr(warn, "-gpgpu_n_mem_per_ctrlr"));
     assert_int_equal(gpu_config_check(&c, err, sizeof err), 0);
 }

@@ -105,6 +105,28 @@ static void test_dram_latencies_follow_config(void **state)
     }
 }
 
+/* dram_latency (GPGPU-Sim -dram_latency, core cycles) delays every
+   completion by that many core cycles in DRAM cycles, and nothing else:
+   back-to-back row hits stay one burst apart. */
+static void test_dram_extra_latency(void **state)
+{
+    (void)state;
+    gpu_config c = td_cfg();
+    c.core_mhz = 700;
+    c.dram_mhz = 924;
+    c.dram_latency = 100;                        /* 100 x 924 / 700 = 132 DRAM cycles */
+    td_drv *t = malloc(sizeof *t);
+    mem_dram *d = start(t, &c);
+    uint64_t bt = td_bt(&c);
+    td_push(t, td_addr(0, 5, 0), MEM_READ, 32, 0);
+    td_push(t, td_addr(0, 5, 1), MEM_READ, 32, 1);
+    td_drain(t, 1000);
+    assert_int_equal(t->done[0], c.tRCD + c.tCL + bt + 132);
+    assert_int_equal(t->done[1] - t->done[0], td_max(bt, c.tCCD));
+    mem_dram_free(d);
+    free(t);
+}
+
 /* A conflict right after an activate waits for tRAS before precharging. */
 static void test_dram_tras(void **state)
 {
@@ -528,6 +550,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dram_closed_hit_conflict),
         cmocka_unit_test(test_dram_latencies_follow_config),
+        cmocka_unit_test(test_dram_extra_latency),
         cmocka_unit_test(test_dram_tras),
         cmocka_unit_test(test_dram_trc),
         cmocka_unit_test(test_dram_trrd_and_bank_parallelism),

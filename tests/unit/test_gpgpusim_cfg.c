@@ -126,6 +126,8 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.l2.mshr_entries, 256);
     assert_int_equal(c.l2.mshr_merge, 4);
     assert_int_equal(c.l2.miss_queue, 4);
+    assert_int_equal(c.l2_sector_bytes, 32);       /* S: 32 B sectors */
+    assert_int_equal(c.dram_latency, 100);         /* -dram_latency 100 */
     /* -gpgpu_dram_partition_queues 64:64:64:64, -gpgpu_l2_rop_latency 120 */
     assert_int_equal(c.l2_queue, 64);
     assert_int_equal(c.l2.hit_latency, 120);
@@ -278,8 +280,9 @@ static void test_value_dependent_options(void **state)
     assert_int_equal(gpu_gpgpusim_apply(&c, NULL, "-network_mode", "2", err, sizeof err),
                      GPU_GS_APPLIED);
     /* --set of a not-modelled option is an error saying what it would change */
-    assert_int_equal(gpu_config_apply(&c, "-dram_latency=100", err, sizeof err), -1);
-    assert_non_null(strstr(err, "fixed delay"));
+    assert_int_equal(gpu_config_apply(&c, "-gpgpu_dram_return_queue_size=116", err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "replies a DRAM channel holds"));
     /* 0 DP units: DP executes on the SFUs (a machine that checks) */
     assert_int_equal(gpu_config_apply(&c, "-gpgpu_num_dp_units=0", err, sizeof err), 0);
     assert_int_equal(c.units[GPU_UNIT_DP], 0);
