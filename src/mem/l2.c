@@ -613,13 +613,22 @@ bool mem_l2_holds(const mem_l2 *s, uint64_t addr)
    clean, and a dirty victim is overwritten without a write-back. */
 bool mem_l2_warm(mem_l2 *s, uint64_t addr, uint32_t bytes)
 {
-    (void)bytes;   /* whole lines: this tag array has no sectors */
-    bool fresh = mem_cache_probe(&s->tags, addr) < 0;
-    int64_t idx;
-    mem_cache_line old;
-    mem_cache_fill(&s->tags, addr, UINT32_MAX, &idx, &old);
-    s->tags.lines[idx].dirty = false;
-    s->tags.lines[idx].prefetched = false;
+    /* sectored: the sectors [addr, addr + bytes) touches (within one
+       line), as GPGPU-Sim fills 32 B at a time; else the whole line */
+    uint32_t want = 0;
+    for (uint64_t a = addr; s->sector && bytes && a < addr + bytes; a = (a / s->sector + 1) * s->sector)
+        want |= l2_sbit(s, a);
+    int64_t idx = mem_cache_probe(&s->tags, addr);
+    bool had = idx >= 0;
+    bool fresh = !had || (s->sector && (s->tags.lines[idx].sectors & want) != want);
+    mem_cache_line old;   /* a dirty victim is dropped, as GPGPU-Sim does */
+    mem_cache_fill(&s->tags, addr, UINT32_MAX, &idx, &old);   /* most recently used */
+    mem_cache_line *l = &s->tags.lines[idx];
+    if (!had) l->sectors = 0;
+    l->sectors |= want;
+    l->dirty = false;
+    l->sdirty = 0;
+    l->prefetched = false;
     return fresh;
 }
 

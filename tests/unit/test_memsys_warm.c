@@ -5,7 +5,8 @@
 ** counted for the copy itself; every line of a range lands in the slice
 ** that serves it; warming what is present installs nothing; through the
 ** host API a copied buffer hits in the L2 only when the key is on; with
-** l2.set_index_local a slice's share of a range spreads over all its sets.
+** l2.set_index_local a slice's share of a range spreads over all its sets;
+** a sectored L2 warms only the sectors a copy touches.
 */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -82,6 +83,33 @@ static void test_warmed_line_hits(void **state)
     assert_true(hit < miss);
     mem_sys_free(cold);
     mem_sys_free(warm);
+}
+
+/* A sectored L2 warms only the sectors a copy touches (GPGPU-Sim fills
+   32 B at a time): after 64 B of a line, a 128 B read finds two of its
+   four sectors; after the rest, all four. */
+static void test_sectored_warm(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.l2_sector_bytes = 32;
+    mem_sys *ms = make(&c);
+    uint64_t a = 0x40000, cyc = 10;
+    mem_sys_advance(ms, cyc);
+    assert_int_equal(mem_sys_warm_l2(ms, a, 64), 1);
+    gpu_mem_stats s;
+    read_latency(ms, a, &cyc);
+    mem_sys_stats(ms, &s);
+    assert_int_equal(s.l2.accesses, 4);
+    assert_int_equal(s.l2.hits, 2);
+    assert_int_equal(mem_sys_warm_l2(ms, a + 64, 64), 0);   /* the read filled them */
+    assert_int_equal(mem_sys_warm_l2(ms, a + 128 * 64, 128), 1);
+    read_latency(ms, a + 128 * 64, &cyc);
+    mem_sys_stats(ms, &s);
+    assert_int_equal(s.l2.accesses, 8);
+    assert_int_equal(s.l2.hits, 6);
+    mem_sys_free(ms);
 }
 
 /* A range not aligned to lines: every line it touches is installed once,
@@ -212,6 +240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_warmed_line_hits),
         cmocka_unit_test(test_range_every_line_once),
+        cmocka_unit_test(test_sectored_warm),
         cmocka_unit_test(test_set_index_local),
         cmocka_unit_test(test_api_copy_warms),
     };
