@@ -116,6 +116,14 @@ typedef struct gpu_config {
     /* execution */
     uint32_t units[GPU_UNIT_COUNT];           /* count of each unit kind */
     gpu_op_timing op[GPU_OPC_COUNT];
+    /* ALU ops outside GPGPU-Sim's latency classes (logic, move, compare,
+       convert, ...): their latency, initiation 1; 0 = the ADD class times them */
+    uint32_t op_other_latency;
+    /* operand collector (GPGPU-Sim's opndcoll_rfu_t): 0 banks = operands
+       are read at issue and a result is readable `latency` after it */
+    uint32_t opc_reg_banks;                   /* register-file banks */
+    uint32_t opc_units_sp;                    /* collector units of the SP/INT/DP pipes */
+    uint32_t opc_units_sfu;                   /* collector units of the SFU pipes */
 
     /* load/store unit and memories inside the SM */
     uint32_t coalesce_bytes;                  /* segment size for global coalescing */

@@ -181,6 +181,12 @@ struct core_sm {
 
     uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
     uint32_t nunits[GPU_UNIT_COUNT];
+    /* operand collector (opcoll.c); opc_banks = 0: off */
+    uint32_t opc_banks;
+    uint64_t *opc_bank_free;              /* per bank: next cycle it can serve a read */
+    uint64_t *opc_unit_free[2];           /* per collector unit (SP pool, SFU pool):
+                                             the cycle it dispatched its instruction */
+    uint32_t opc_nunits[2];               /* 0 = unlimited */
 
     core_lsu lsu;
     core_reexec *rq;              /* re-execution queue, oldest first */
@@ -243,6 +249,17 @@ uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 /* fetch.c */
 void core_fetch_tick(core_sm *sm, uint64_t cycle);
 void core_ib_flush(core_warp *w);
+
+/* opcoll.c */
+int  core_opc_init(core_sm *sm);
+void core_opc_free(core_sm *sm);
+void core_opc_reset(core_sm *sm);
+/* false when no collector unit of `ui`'s pipe kind is free the cycle after
+   `cycle` (*wake: when one is); true for anything but ALU instructions. */
+bool core_opc_can_issue(const core_sm *sm, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
+/* Take the collector unit and register-bank reads of `ui` issued by `w`
+   at `cycle`; the cycle its result is readable (cycle + latency when off). */
+uint64_t core_opc_issue(core_sm *sm, const core_warp *w, const core_uinfo *ui, uint64_t cycle);
 
 /* issue.c */
 void core_issue_tick(core_sm *sm, uint64_t cycle);

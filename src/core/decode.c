@@ -72,6 +72,21 @@ static bool decode_is_int_mul(int op)
         || op == PTX_OP_MAD24 || op == PTX_OP_SAD || op == PTX_OP_DP4A || op == PTX_OP_DP2A;
 }
 
+/* Ops GPGPU-Sim times by a latency list (ptx_instruction::
+   set_opcode_and_latency); every other ALU op takes its default class. */
+static bool decode_gs_classed(int op)
+{
+    switch (op) {
+    case PTX_OP_ADD: case PTX_OP_SUB: case PTX_OP_ADDC: case PTX_OP_SUBC:
+    case PTX_OP_MIN: case PTX_OP_MAX: case PTX_OP_MUL: case PTX_OP_MAD: case PTX_OP_MADC:
+    case PTX_OP_MUL24: case PTX_OP_MAD24: case PTX_OP_FMA: case PTX_OP_DIV: case PTX_OP_REM:
+    case PTX_OP_SHFL:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Operation class (GPU_OPC_*) and unit of an ALU-type uop. */
 static void decode_alu(const ptx_uop *u, const gpu_config *cfg, core_uinfo *ui)
 {
@@ -101,6 +116,12 @@ static void decode_alu(const ptx_uop *u, const gpu_config *cfg, core_uinfo *ui)
     ui->unit = (uint8_t)unit;
     ui->latency = (uint16_t)(cfg->op[opc].latency ? cfg->op[opc].latency : 1);
     ui->interval = (uint16_t)(cfg->op[opc].interval ? cfg->op[opc].interval : 1);
+    if (cfg->op_other_latency && cls != PTX_CLS_SFU && !decode_gs_classed(u->op)) {
+        /* GPGPU-Sim's ALU_OP default: on the SP pipes, initiation 1 */
+        ui->unit = GPU_UNIT_SP;
+        ui->latency = (uint16_t)cfg->op_other_latency;
+        ui->interval = 1;
+    }
 }
 
 /* The policies' name of a PTX state space (no space = generic). */

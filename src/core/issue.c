@@ -57,6 +57,8 @@ static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *
         if (ui->is_load && !core_lsu_can_take_load(sm, w)) return WS_STALL_SCOREBOARD;
     } else if (ui->unit != CORE_UNIT_NONE && issue_unit(sm, ui->unit, cycle, wake) < 0) {
         return WS_STALL_UNIT;
+    } else if (!core_opc_can_issue(sm, ui, cycle, wake)) {
+        return WS_STALL_UNIT;
     }
     return WS_STALL_NONE;
 }
@@ -117,7 +119,8 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
         if (sm->lsu.busy) { w->recheck = 0; return false; }
         if (ui->is_load) load = core_load_alloc(sm, w);
     } else if (ui->unit != CORE_UNIT_NONE) {
-        if ((inst = issue_unit(sm, ui->unit, cycle, &dummy)) < 0) {
+        if ((inst = issue_unit(sm, ui->unit, cycle, &dummy)) < 0
+            || !core_opc_can_issue(sm, ui, cycle, &dummy)) {
             w->recheck = 0;
             return false;
         }
@@ -126,8 +129,10 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     /* destinations are named in the current frame: reserve before stepping */
     if (ui->kind == CORE_K_MEM) {
         if (load != CORE_NONE) core_sb_reserve(w, ui, CORE_NEVER, load);
-    } else if (ui->ndst) {
-        core_sb_reserve(w, ui, cycle + ui->latency, CORE_NONE);
+    } else {
+        /* the operand collector is taken by every ALU instruction */
+        uint64_t ready = core_opc_issue(sm, w, ui, cycle);
+        if (ui->ndst) core_sb_reserve(w, ui, ready, CORE_NONE);
     }
     emu_step_info info;
     if (emu_warp_step(ew, &info)) {

@@ -76,6 +76,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     }
     /* the SP pipes are the fallback of every ALU kind: at least one */
     if (!sm->nunits[GPU_UNIT_SP]) sm->nunits[GPU_UNIT_SP] = 1;
+    if (core_opc_init(sm)) return -1;
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
             return -1;
@@ -130,6 +131,7 @@ void core_sm_free(core_sm *sm)
     free(sm->view);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
+    core_opc_free(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_free(sm->l1[c]);
     free(sm->warps);
     free(sm->ctas);
@@ -159,6 +161,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->load_free = 0;
     for (int u = 0; u < GPU_UNIT_COUNT; u++)
         memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
+    core_opc_reset(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
     if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
     if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);

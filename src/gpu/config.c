@@ -137,6 +137,23 @@ static const cfg_param params[] = {
       sizeof(((gpu_config *)0)->cta_map_params), "", "k=v,...", 0, 0,
       "parameters of the CTA placement policy (see warpsim policies)", NULL },
 
+    U32("op.other.latency", op_other_latency, "0", "cycles", 0, 10000,
+        "latency of ALU ops outside add/sub/min/max/mul/mad/fma/div/rem/shfl and the SFU ops "
+        "(logic, move, compare, convert, ...), initiation interval 1, as GPGPU-Sim's default "
+        "class; 0 = they are timed as the int/fp32/fp64 add class"),
+    /* operand collector [I]: off by default (operands read at issue); the
+       GPGPU-Sim files set it (-gpgpu_num_reg_banks, _num_units_sp/_sfu) */
+    U32("opcoll.reg_banks", opc_reg_banks, "0", "banks", 0, 64,
+        "register-file banks of the operand collector: an ALU instruction takes a collector "
+        "unit the cycle after issue, reads each source register from bank (reg + warp) % banks, "
+        "one read per bank and per unit a cycle, goes to its pipe the cycle after its last "
+        "read and is written back 2 cycles after its latency; 0 = operands read at issue"),
+    U32("opcoll.units_sp", opc_units_sp, "0", "units", 0, 64,
+        "collector units for the SP/INT/DP pipes; none free the cycle after issue stalls the "
+        "issue; 0 = unlimited (only with opcoll.reg_banks > 0)"),
+    U32("opcoll.units_sfu", opc_units_sfu, "0", "units", 0, 64,
+        "collector units for the SFU pipes (as opcoll.units_sp)"),
+
     /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
     U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
     U32("units.sfu", units[GPU_UNIT_SFU], "1", "units", 1, 64, "SFU units per SM"),

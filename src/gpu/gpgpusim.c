@@ -245,8 +245,8 @@ int gs_scheduler(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char 
 ** sixth value, SHFL (ptx_instruction::set_opcode_and_latency: [0] add/sub,
 ** [1] min/max, [2] mul, [3] mad, [4] div, [5] shfl; every other ALU op
 ** takes 1 cycle there); sfu one value.  warpsim has fewer classes:
-**   ADD -> op.<int|fp32|fp64>   (which also times logic, move, compare and
-**                                convert: approximated, named)
+**   ADD -> op.<int|fp32|fp64>   (logic, move, compare, convert: op.other,
+**                                1 cycle as there)
 **   MUL, MAD -> op.int_mul the larger of the two; f32/f64 mul and fma take
 **               ADD's value (named when they differ)
 **   MAX -> min/max take ADD's (named when it differs)
@@ -279,9 +279,8 @@ static int opcode_list(gpu_config *c, const gs_row *row, const char *v, const ch
     const char *base = is_int ? "int" : strcmp(cls, "fp") == 0 ? "fp32" : "fp64";
     snprintf(key, sizeof key, "op.%s.%s", base, what);
     if (gs_setf(c, key, opt, x[0], err, errlen)) return GPU_GS_ERROR;
-    if (strcmp(base, "fp64") && x[0] != 1)
-        op_note(note, sizeof note, "ADD", x[0], "also used for logic, move, compare and "
-                "convert ops, 1 cycle in GPGPU-Sim");
+    /* every op outside the lists takes 1 cycle there (op.other) */
+    if (gpu_config_apply(c, "op.other.latency=1", err, errlen)) return GPU_GS_ERROR;
     if (x[1] != x[0]) op_note(note, sizeof note, "MAX", x[1], "min/max use ADD's value");
     if (is_int) {
         snprintf(key, sizeof key, "op.int_mul.%s", what);

@@ -222,6 +222,9 @@ static const char *const qv100[] = {
     /* -ptx_opcode_latency_int 4,13,4,5,145,21, -ptx_opcode_initiation_int 2,2,2,2,8,4 */
     "op.int.latency=4", "op.int.interval=2", "op.int_mul.latency=5", "op.int_mul.interval=2",
     "op.int_div.latency=145", "op.int_div.interval=8",
+    /* GPGPU-Sim's 1-cycle default class; -gpgpu_num_reg_banks 16 (its
+       collector units are general ones, not mapped: unlimited) */
+    "op.other.latency=1", "opcoll.reg_banks=16",
     /* -ptx_opcode_latency_fp 4,13,4,5,39, -ptx_opcode_initiation_fp 2,2,2,2,4 */
     "op.fp32.latency=4", "op.fp32.interval=2", "op.fp32_div.latency=39",
     "op.fp32_div.interval=4",
@@ -284,6 +287,8 @@ static const char *const rtx3070[] = {
     /* -ptx_opcode_latency_int 4,4,4,4,21, -ptx_opcode_initiation_int 2,2,2,2,2 */
     "op.int.latency=4", "op.int.interval=2", "op.int_mul.latency=4", "op.int_mul.interval=2",
     "op.int_div.latency=21", "op.int_div.interval=2",
+    /* GPGPU-Sim's 1-cycle default class; -gpgpu_num_reg_banks 8 */
+    "op.other.latency=1", "opcoll.reg_banks=8",
     /* -ptx_opcode_latency_fp 4,4,4,4,39, -ptx_opcode_initiation_fp 1,1,1,1,2 */
     "op.fp32.latency=4", "op.fp32.interval=1", "op.fp32_div.latency=39",
     "op.fp32_div.interval=2",

@@ -41,7 +41,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["params"][
 grep -Eq "^l1d\.mshr_entries +=  *64 " "$out" || fail "gpgpusim.config L1D MSHRs"
 [ "$(grep -c warning "$err")" -eq 1 ] || fail "want exactly one warning line: $(cat "$err")"
 grep -q "unknown: -gpgpu_no_such_option" "$err" || fail "warning does not name unknown options"
-grep -q -- "-gpgpu_operand_collector_num_units_sp" "$err" || fail "warning does not name ignored options"
+grep -q -- "-gpgpu_operand_collector_num_units_mem" "$err" || fail "warning does not name ignored options"
 
 # errors: exit 2, message names key, value and bounds
 "$ws" config show --set l1d.ways=0 >"$out" 2>"$err"; rc=$?

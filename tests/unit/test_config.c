@@ -200,7 +200,15 @@ static void test_gpgpusim_file(void **state)
     assert_string_equal(c.warp_scheduler, "lrr");
     /* one warning naming the ignored and the unknown options */
     assert_null(strchr(warn, '\n'));
-    assert_non_null(strstr(warn, "-gpgpu_operand_collector_num_units_sp"));
+    assert_non_null(strstr(warn, "-gpgpu_operand_collector_num_units_mem"));
+    /* the operand collector and the 1-cycle default op class are mapped */
+    assert_null(strstr(warn, "-gpgpu_operand_collector_num_units_sp"));
+    assert_null(strstr(warn, "-gpgpu_num_reg_banks"));
+    assert_null(strstr(warn, "logic, move, compare"));
+    assert_int_equal(c.opc_reg_banks, 16);
+    assert_int_equal(c.opc_units_sp, 6);
+    assert_int_equal(c.opc_units_sfu, 8);
+    assert_int_equal(c.op_other_latency, 1);
     assert_non_null(strstr(warn, "-gpgpu_dram_return_queue_size"));   /* no counterpart */
     assert_null(strstr(warn, "-dram_latency"));            /* dram_latency now */
     assert_null(strstr(warn, "-gpgpu_dram_timing_opt"));   /* translated now */
