@@ -38,6 +38,7 @@ int cli_cmd_policies(int argc, char **argv);/* cmd_config.c */
 int cli_cmd_timing_bench(int argc, char **argv); /* cmd_timing_bench.c */
 int cli_cmd_compare(int argc, char **argv);      /* cmd_compare.c */
 int cli_cmd_correlate(int argc, char **argv);    /* cmd_correlate.c */
+int cli_cmd_sweep(int argc, char **argv);        /* cmd_sweep.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */
@@ -107,6 +108,27 @@ struct ws_registry *cli_registry_open(const char *cmd, const char *list);
 /* Install the SIGINT handler (unless SIGINT is ignored) and return the
    flag it sets, for ws_options.interrupt. */
 const volatile sig_atomic_t *cli_sigint_install(void);
+
+/* ------------------------------------------------------------------ */
+/* Worker processes (cli_pool.c)                                       */
+/* ------------------------------------------------------------------ */
+
+#define CLI_POOL_MAX_JOBS 64
+enum { CLI_POOL_OK, CLI_POOL_DIED, CLI_POOL_TIMEOUT };
+
+/* Tasks run each in a worker process; `run` fills `out_size` bytes (at
+   most PIPE_BUF) in the worker, `finished` gets them in the parent (NULL
+   unless CLI_POOL_OK) with how it ended and its wall time. */
+typedef struct cli_pool {
+    void *ctx;
+    size_t out_size;
+    double timeout_s;           /* per task; 0 = none */
+    void (*run)(void *ctx, int i, void *out);
+    void (*finished)(void *ctx, int i, const void *out, int how, double seconds);
+} cli_pool;
+
+/* Run tasks idx[0..n), `jobs` at once. 0, or -1 when out of memory. */
+int cli_pool_run(const cli_pool *p, const int *idx, int n, int jobs);
 
 /* Text of a bundled PTX file by name ("bfs.ptx"), or NULL. */
 const char *cli_bundled_ptx(const char *name);

@@ -1,0 +1,164 @@
+/*
+** sweep.h -- private header of `warpsim sweep` (src/cli/): an experiment
+** file (sweep_file.c, JSON read with libjansson; schema in
+** docs/experiments.md), its points and their content hashes
+** (sweep_point.c, plain C so a unit test can check them), running the
+** points in worker processes (sweep_run.c, through cli_pool.c), and the
+** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
+** sweep_derived.c).
+*/
+#ifndef WS_CLI_SWEEP_H
+#define WS_CLI_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SWEEP_MAX_SETS 16       /* = BENCH_TIMING_MAX_SETS */
+#define SWEEP_MAX_PLUGINS 8
+#define SWEEP_MAX_ENV 8
+
+/* One benchmark of the matrix (a manifest entry, copied so the point code
+   needs no manifest). */
+typedef struct sweep_bench {
+    const char *name;
+    const char *commands[3];    /* per size, as the manifest gives them */
+    uint64_t source_hash;       /* FNV-1a of the program's source file */
+    const void *entry;          /* its bench_entry (cli_bench.h) */
+} sweep_bench;
+
+/* One machine configuration of the matrix. */
+typedef struct sweep_config {
+    const char *name;           /* label: a column of results.csv */
+    const char *config;         /* preset name or resolved config file path */
+    uint64_t config_hash;       /* FNV-1a of that file's contents; 0 = a preset */
+    const char *sets[SWEEP_MAX_SETS];   /* "key=value" */
+    int nsets;
+    const char *plugins[SWEEP_MAX_PLUGINS];   /* resolved .so paths */
+    uint64_t plugin_hash[SWEEP_MAX_PLUGINS];  /* FNV-1a of each file */
+    int nplugins;
+    const char *env[SWEEP_MAX_ENV];     /* "NAME=value" for the run's process */
+    int nenv;
+} sweep_config;
+
+/* A statistic to collect: column `name`, found at `path` in the run's
+   statistics JSON ("report." first: in the timing report). */
+typedef struct sweep_stat {
+    const char *name, *path;
+} sweep_stat;
+
+enum { SWEEP_D_SPEEDUP, SWEEP_D_RATIO, SWEEP_D_GEOMEAN, SWEEP_D_HMEAN, SWEEP_D_MEAN };
+
+/* A derived metric (derived.csv). */
+typedef struct sweep_derived {
+    const char *name;
+    int kind;                   /* SWEEP_D_* */
+    const char *of;             /* speedup/ratio: a stat; means: a stat or derived */
+    const char *baseline;       /* speedup/ratio: a config name */
+    bool higher_is_better;      /* speedup: value / baseline instead of baseline / value */
+    const char *group_class;    /* means: benchmarks with this class tag; NULL = all */
+    const char *group_label;    /* the benchmark column of a mean's rows */
+} sweep_derived;
+
+typedef struct sweep_exp {
+    void *json;                 /* the parsed document (json_t *), owns the strings */
+    char path[4096];            /* the experiment file */
+    char name[256];
+    sweep_bench *benches;
+    int nbenches;
+    int sizes[3];               /* BENCH_TINY, ... */
+    int nsizes;
+    sweep_config *configs;
+    int nconfigs;
+    uint64_t *seeds;            /* none: one point per (b, s, c) without --seed */
+    int nseeds;
+    sweep_stat *stats;
+    int nstats;
+    sweep_derived *derived;
+    int nderived;
+    double timeout_s;           /* per run; 0 = none */
+    bool need_report;           /* a stat reads the timing report */
+    char **owned;               /* strings the loader made (paths, "k=v") */
+    int nowned;
+} sweep_exp;
+
+/* One point of the matrix: indices into the experiment's lists;
+   seed = -1 when the experiment gives no seeds. */
+typedef struct sweep_point {
+    int bench, size, config, seed;
+    uint64_t hash;              /* sweep_point_hash */
+} sweep_point;
+
+/* ---- sweep_point.c ---- */
+
+/* FNV-1a 64 of `n` bytes, continuing from `h` (start: SWEEP_FNV_INIT). */
+#define SWEEP_FNV_INIT 0xcbf29ce484222325ULL
+uint64_t sweep_fnv(uint64_t h, const void *p, size_t n);
+/* FNV-1a of a file's contents; 0 when it cannot be read. */
+uint64_t sweep_file_hash(const char *path);
+/* Every point in the documented order: benchmark, then size, then config,
+   then seed (the last varies fastest). *out is malloc'd; the count, or -1. */
+int sweep_points(const sweep_exp *x, sweep_point **out);
+/* The canonical text of a point's resolved inputs (what its hash covers:
+   not the labels) into buf; the hash of that text. */
+uint64_t sweep_point_hash(const sweep_exp *x, const sweep_point *p, char *buf, size_t len);
+/* "name=... size=... config=... seed=..." for messages. */
+void sweep_point_label(const sweep_exp *x, const sweep_point *p, char *buf, size_t len);
+extern const char *const sweep_size_names[3];
+
+/* ---- sweep_file.c ---- */
+
+struct bench_manifest;
+/* Load and check `path` against manifest `m`. 0, or -1 after a message
+   naming the file and the JSON path of the bad item. */
+int sweep_load(sweep_exp *x, const char *path, const struct bench_manifest *m);
+void sweep_free(sweep_exp *x);
+
+/* ---- sweep_run.c / sweep_out.c ---- */
+
+enum { SWEEP_OK, SWEEP_FAIL, SWEEP_ERROR, SWEEP_CRASH, SWEEP_TIMEOUT, SWEEP_NOTRUN };
+extern const char *const sweep_status_names[6];
+
+/* What is known of a point after the sweep (from this run or runs.jsonl). */
+typedef struct sweep_result {
+    int status;                 /* SWEEP_* */
+    int exit_status;
+    char verdict[512];
+    double seconds;
+    void *stats;                /* json_t *: the statistics JSON, NULL when none */
+    void *report;               /* json_t *: the timing report, NULL when none */
+    bool reused;                /* taken from runs.jsonl (--resume) */
+} sweep_result;
+
+typedef struct sweep_opts {
+    int jobs;
+    const char *out_dir;
+    bool resume, dry_run;
+    const char *bin_dir;
+    const char *version;        /* the simulator version string */
+} sweep_opts;
+
+/* Run every point not already in `res` (res[i].status == SWEEP_NOTRUN),
+   `o->jobs` at a time, appending each to `jsonl` as it finishes. Returns
+   how many failed. */
+struct bench_manifest;
+int sweep_run_all(const sweep_exp *x, const struct bench_manifest *m, const sweep_point *pts,
+                  int n, sweep_result *res, const sweep_opts *o, void *jsonl);
+/* The simulator version: WS_VERSION_STRING + the FNV-1a of this binary. */
+void sweep_version(char *buf, size_t len);
+
+/* Look `path` up in a result: a json_t * or NULL. */
+void *sweep_lookup(const sweep_result *r, const char *path);
+/* Read runs.jsonl records of matching version into res[] by point hash. */
+int sweep_resume_load(const char *file, const char *version, const sweep_point *pts, int n,
+                      sweep_result *res);
+/* One runs.jsonl line for point i. */
+int sweep_jsonl_write(void *f, const sweep_exp *x, const sweep_point *p,
+                      const sweep_result *r, const char *version);
+/* results.csv and derived.csv into dir. 0 or -1 (printed). */
+int sweep_write_csv(const char *dir, const sweep_exp *x, const sweep_point *pts, int n,
+                    const sweep_result *res);
+int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *pts, int n,
+                        const sweep_result *res);
+
+#endif /* WS_CLI_SWEEP_H */

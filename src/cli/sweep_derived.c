@@ -1,0 +1,270 @@
+/*
+** sweep_derived.c -- what an experiment collects and derives: the
+** `collect` and `derived` members of the experiment file, and derived.csv.
+** Per-point metrics (speedup over a baseline config, normalisation) are
+** computed from collected statistics of the point and its baseline twin
+** (same benchmark, size, seed); means (geometric, harmonic, arithmetic)
+** over a group of benchmarks per size x config x seed.  A value that
+** cannot be computed (a failed run, a missing statistic, a zero) is an
+** empty cell, never a number.
+*/
+#include "cli.h"
+#include "cli_bench.h"
+#include "sweep.h"
+#include <jansson.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"speedup", "normalized", "geomean", "hmean", "mean",
+                                         NULL};
+
+/* Well-formed path: segments split by '.', each a name optionally followed
+   by [INDEX] or [NAME] selectors. */
+static bool path_ok(const char *p)
+{
+    if (!*p || *p == '.' || *p == '[') return false;
+    for (; *p; p++) {
+        if (*p == '[') {
+            const char *e = strchr(p, ']');
+            if (!e || e == p + 1) return false;
+            p = e;
+            if (p[1] && p[1] != '.' && p[1] != '[') return false;
+        } else if (*p == '.' && (!p[1] || p[1] == '.' || p[1] == '[')) return false;
+        else if (*p == ']') return false;
+    }
+    return true;
+}
+
+static int find_stat(const sweep_exp *x, const char *name)
+{
+    for (int i = 0; i < x->nstats; i++)
+        if (strcmp(x->stats[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int find_derived(const sweep_exp *x, const char *name, int before)
+{
+    for (int i = 0; i < before; i++)
+        if (strcmp(x->derived[i].name, name) == 0) return i;
+    return -1;
+}
+
+static int load_collect(sweep_exp *x, json_t *a)
+{
+    json_t *v;
+    size_t i;
+    char p[64];
+    if (!json_is_array(a) || !json_array_size(a))
+        return cli_error("sweep", "%s: $.collect: expected a non-empty array of paths or "
+                         "{\"name\": ..., \"path\": ...}", x->path), -1;
+    x->stats = calloc(json_array_size(a), sizeof *x->stats);
+    json_array_foreach(a, i, v) {
+        snprintf(p, sizeof p, "$.collect[%zu]", i);
+        json_t *n = json_object_get(v, "name"), *pa = json_object_get(v, "path");
+        sweep_stat *s = &x->stats[x->nstats];
+        s->path = json_is_string(v) ? json_string_value(v) : json_string_value(pa);
+        s->name = json_is_string(v) ? s->path : json_string_value(n);
+        if (!s->name || !s->path || (json_is_object(v) && json_object_size(v) != 2))
+            return cli_error("sweep", "%s: %s: expected a path or {\"name\": ..., \"path\": ...}",
+                             x->path, p), -1;
+        if (!path_ok(s->path) || strpbrk(s->name, ",\"\n"))
+            return cli_error("sweep", "%s: %s: malformed path '%s' (e.g. total.gpu_tot_sim_cycle, "
+                             "kernels[NAME].cycles, report.total.memsys)", x->path, p, s->path), -1;
+        if (find_stat(x, s->name) >= 0)
+            return cli_error("sweep", "%s: %s: statistic '%s' collected twice", x->path, p,
+                             s->name), -1;
+        if (strncmp(s->path, "report.", 7) == 0) x->need_report = true;
+        x->nstats++;
+    }
+    return 0;
+}
+
+/* The "group" of a mean: absent or "all", or {"class": TAG}. */
+static int load_group(sweep_exp *x, const char *p, json_t *g, sweep_derived *d)
+{
+    json_t *cls = json_object_get(g, "class");
+    if (!g || (json_is_string(g) && strcmp(json_string_value(g), "all") == 0)) {
+        d->group_label = "all";
+        return 0;
+    }
+    if (!json_is_string(cls) || json_object_size(g) != 1)
+        return cli_error("sweep", "%s: %s.group: expected \"all\" or {\"class\": TAG}", x->path,
+                         p), -1;
+    d->group_class = json_string_value(cls);
+    d->group_label = d->group_class;
+    return 0;
+}
+
+static int load_one_derived(sweep_exp *x, json_t *v, int i)
+{
+    static const char *const keys[] = {"name", "kind", "of", "baseline", "higher_is_better",
+                                       "group", NULL};
+    char p[64];
+    sweep_derived *d = &x->derived[i];
+    snprintf(p, sizeof p, "$.derived[%d]", i);
+    const char *k;
+    json_t *m;
+    json_object_foreach(v, k, m) {
+        int j = 0;
+        while (keys[j] && strcmp(keys[j], k)) j++;
+        if (!keys[j])
+            return cli_error("sweep", "%s: %s: unknown key '%s' (valid: name, kind, of, baseline, "
+                             "higher_is_better, group)", x->path, p, k), -1;
+    }
+    d->name = json_string_value(json_object_get(v, "name"));
+    const char *kind = json_string_value(json_object_get(v, "kind"));
+    d->of = json_string_value(json_object_get(v, "of"));
+    d->baseline = json_string_value(json_object_get(v, "baseline"));
+    d->higher_is_better = json_is_true(json_object_get(v, "higher_is_better"));
+    if (!d->name || strpbrk(d->name, ",\"\n") || find_stat(x, d->name) >= 0
+        || find_derived(x, d->name, i) >= 0)
+        return cli_error("sweep", "%s: %s.name: expected a new metric name", x->path, p), -1;
+    d->kind = -1;
+    for (int j = 0; kind && kind_names[j]; j++)
+        if (strcmp(kind, kind_names[j]) == 0) d->kind = j;
+    if (d->kind < 0)
+        return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, geomean, hmean or "
+                         "mean", x->path, p), -1;
+    int od = d->of ? find_derived(x, d->of, i) : -1;
+    bool per_point = d->kind <= SWEEP_D_RATIO;
+    if (!d->of || (find_stat(x, d->of) < 0
+                   && (per_point || od < 0 || x->derived[od].kind > SWEEP_D_RATIO)))
+        return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
+                         per_point ? "" : " or an earlier speedup/normalized metric"), -1;
+    if (per_point) {
+        int c = 0;
+        while (d->baseline && c < x->nconfigs && strcmp(x->configs[c].name, d->baseline)) c++;
+        if (!d->baseline || c == x->nconfigs)
+            return cli_error("sweep", "%s: %s.baseline: expected the name of a config",
+                             x->path, p), -1;
+        return 0;
+    }
+    return load_group(x, p, json_object_get(v, "group"), d);
+}
+
+int sweep_load_metrics(sweep_exp *x, json_t *root)
+{
+    json_t *a = json_object_get(root, "derived"), *v;
+    size_t i;
+    if (load_collect(x, json_object_get(root, "collect"))) return -1;
+    if (!a) return 0;
+    if (!json_is_array(a))
+        return cli_error("sweep", "%s: $.derived: expected an array", x->path), -1;
+    x->derived = calloc(json_array_size(a) + 1, sizeof *x->derived);
+    json_array_foreach(a, i, v) {
+        if (!json_is_object(v))
+            return cli_error("sweep", "%s: $.derived[%zu]: expected an object", x->path, i), -1;
+        if (load_one_derived(x, v, (int)i)) return -1;
+        x->nderived++;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* derived.csv                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Value of statistic or per-point metric `name` at point i; NAN = none.
+   `dv` holds the per-point derived values computed so far. */
+static double value(const sweep_exp *x, const sweep_result *res, double **dv, const char *name,
+                    int i)
+{
+    int s = find_stat(x, name);
+    if (s < 0) return dv[find_derived(x, name, x->nderived)][i];
+    if (res[i].status != SWEEP_OK) return NAN;
+    json_t *j = sweep_lookup(&res[i], x->stats[s].path);
+    return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static void put_value(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.10g\n", v);
+    else fputs("\n", f);
+}
+
+static void per_point(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
+                      const sweep_result *res, double **dv, int k)
+{
+    const sweep_derived *d = &x->derived[k];
+    for (int i = 0; i < n; i++) {
+        const sweep_point *p = &pts[i];
+        int b = i;
+        /* the baseline twin: same benchmark, size and seed */
+        for (b = 0; b < n; b++)
+            if (pts[b].bench == p->bench && pts[b].size == p->size && pts[b].seed == p->seed
+                && strcmp(x->configs[pts[b].config].name, d->baseline) == 0) break;
+        double v = value(x, res, dv, d->of, i), base = b < n ? value(x, res, dv, d->of, b) : NAN;
+        double r = d->kind == SWEEP_D_RATIO || d->higher_is_better ? v / base : base / v;
+        dv[k][i] = (v > 0 || v < 0) && (base > 0 || base < 0) ? r : NAN;
+        fprintf(f, "%s,%s,%s,%s,", d->name, x->benches[p->bench].name,
+                sweep_size_names[x->sizes[p->size]], x->configs[p->config].name);
+        if (p->seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[p->seed]);
+        fputc(',', f);
+        put_value(f, dv[k][i]);
+    }
+}
+
+/* One row per size x config x seed: the mean over the group's benchmarks
+   (all must have a value). */
+static void group_mean(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
+                       const sweep_result *res, double **dv, int k)
+{
+    const sweep_derived *d = &x->derived[k];
+    for (int i = 0; i < n; i++) {
+        if (pts[i].bench != 0) continue;      /* one row per (size, config, seed) */
+        double acc = 0;
+        int cnt = 0;
+        bool ok = true;
+        for (int j = 0; j < n; j++) {
+            const sweep_point *q = &pts[j];
+            const bench_entry *e = x->benches[q->bench].entry;
+            if (q->size != pts[i].size || q->config != pts[i].config || q->seed != pts[i].seed
+                || (d->group_class && !bench_has_class(e, d->group_class)))
+                continue;
+            double v = value(x, res, dv, d->of, j);
+            ok = ok && isfinite(v) && (d->kind == SWEEP_D_MEAN || v > 0);
+            acc += d->kind == SWEEP_D_GEOMEAN ? log(v) : d->kind == SWEEP_D_HMEAN ? 1 / v : v;
+            cnt++;
+        }
+        double m = !ok || !cnt ? NAN : d->kind == SWEEP_D_GEOMEAN ? exp(acc / cnt)
+                 : d->kind == SWEEP_D_HMEAN ? cnt / acc : acc / cnt;
+        fprintf(f, "%s,%s,%s,%s,", d->name, d->group_label,
+                sweep_size_names[x->sizes[pts[i].size]], x->configs[pts[i].config].name);
+        if (pts[i].seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[pts[i].seed]);
+        fputc(',', f);
+        put_value(f, m);
+    }
+}
+
+int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *pts, int n,
+                        const sweep_result *res)
+{
+    char path[4200], tmp[4300];
+    if (!x->nderived) return 0;
+    snprintf(path, sizeof path, "%s/derived.csv", dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    double **dv = calloc((size_t)x->nderived, sizeof *dv);
+    if (!f || !dv) {
+        cli_error("sweep", "cannot write %s: %s", tmp, strerror(errno));
+        if (f) fclose(f);
+        free(dv);
+        return -1;
+    }
+    fprintf(f, "metric,benchmark,size,config,seed,value\n");
+    for (int k = 0; k < x->nderived; k++) {
+        dv[k] = calloc((size_t)n + 1, sizeof **dv);
+        if (x->derived[k].kind <= SWEEP_D_RATIO) per_point(f, x, pts, n, res, dv, k);
+        else group_mean(f, x, pts, n, res, dv, k);
+    }
+    for (int k = 0; k < x->nderived; k++) free(dv[k]);
+    free(dv);
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        cli_error("sweep", "cannot write %s", path);
+        return -1;
+    }
+    return 0;
+}
