@@ -152,7 +152,14 @@ int sweep_resume_load(const char *file, const char *version, const sweep_point *
 static void cell(FILE *f, json_t *v)
 {
     if (json_is_integer(v)) fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    else if (json_is_real(v)) fprintf(f, "%.17g", json_real_value(v));
+    else if (json_is_real(v)) {
+        /* the shortest text that reads back as the same double */
+        char b[40];
+        double d = json_real_value(v);
+        snprintf(b, sizeof b, "%.15g", d);
+        if (strtod(b, NULL) != d) snprintf(b, sizeof b, "%.17g", d);
+        fputs(b, f);
+    }
     else if (json_is_boolean(v)) fputs(json_is_true(v) ? "true" : "false", f);
     else if (json_is_string(v)) {
         fputc('"', f);
