@@ -194,8 +194,20 @@ int sweep_run_all(const sweep_exp *x, const bench_manifest *m, const sweep_point
     return c.failed;
 }
 
+/* The binary and the CUDA runtime shim beside it (lib/) are what runs a
+   point: a rebuild of either is another simulator for --resume. */
 void sweep_version(char *buf, size_t len)
 {
+    char exe[PATH_MAX], lib[PATH_MAX + 32];
     uint64_t h = sweep_file_hash("/proc/self/exe");
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+        *slash = '\0';
+        snprintf(lib, sizeof lib, "%s/lib/libcudart.so.13", exe);
+        uint64_t l = sweep_file_hash(lib);
+        h = sweep_fnv(h, &l, sizeof l);
+    }
     snprintf(buf, len, "%s+%016" PRIx64, WS_VERSION_STRING, h);
 }
