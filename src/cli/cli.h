@@ -124,6 +124,7 @@ typedef struct cli_pool {
     size_t out_size;
     double timeout_s;           /* per task; 0 = none */
     void (*run)(void *ctx, int i, void *out);
+    void (*started)(void *ctx, int i, int k, int n);   /* optional: k-th of n starts */
     void (*finished)(void *ctx, int i, const void *out, int how, double seconds);
 } cli_pool;
 

@@ -88,6 +88,7 @@ int cli_pool_run(const cli_pool *p, const int *idx, int n, int jobs)
     while (next < n || live) {
         while (live < jobs && next < n) {
             int i = idx[next++];
+            if (p->started) p->started(p->ctx, i, next, n);
             if (start(p, i, &sl[live]) == 0) live++;
             else p->finished(p->ctx, i, NULL, CLI_POOL_DIED, 0);
         }

@@ -2,19 +2,17 @@
 ** corr_run.c -- running the data set's benchmarks on the timing model for
 ** `warpsim correlate`: each program is built once (bench_exec.c), then each
 ** run goes through bench_timing_run with the run's warp scheduler, `--jobs`
-** of them at a time, each in its own worker process whose figures come
-** back through a pipe.  Results land in the data set's order whatever the
+** of them at a time, each in its own worker process (cli_pool.c) whose
+** figures come back through a pipe.  Results land in the data set's order whatever the
 ** order the workers finish in, so the report does not depend on --jobs.
 */
 #include "cli.h"
 #include "cli_bench.h"
 #include "corr.h"
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 typedef struct run_ctx {
@@ -62,27 +60,35 @@ static int task_run(const run_ctx *c, int i, corr_result *out)
     return 0;
 }
 
-/* Start task i in a worker process writing its result into a pipe; the
-   read end, or -1 when the worker could not start. */
-static int start(const run_ctx *c, task_fn fn, int i, pid_t *pid)
+/* The pool (cli_pool.c) around one phase's task function. */
+typedef struct phase {
+    const run_ctx *c;
+    task_fn fn;
+    corr_result *out;
+    const char *label;
+} phase;
+
+static void phase_run(void *ctx, int i, void *out)
 {
-    int fds[2];
-    if (pipe(fds) != 0) return -1;
-    fflush(NULL);
-    *pid = fork();
-    if (*pid < 0) { close(fds[0]); close(fds[1]); return -1; }
-    if (*pid == 0) {
-        corr_result out;
-        memset(&out, 0, sizeof out);
-        close(fds[0]);
-        fn(c, i, &out);
-        /* smaller than PIPE_BUF: one write, never blocks on an empty pipe */
-        ssize_t w = write(fds[1], &out, sizeof out);
-        fflush(NULL);
-        _exit(w == (ssize_t)sizeof out ? 0 : 1);
-    }
-    close(fds[1]);
-    return fds[0];
+    const phase *ph = ctx;
+    ph->fn(ph->c, i, out);
+}
+
+static void phase_started(void *ctx, int i, int k, int n)
+{
+    const phase *ph = ctx;
+    const corr_run *r = &ph->c->d->runs[ph->fn == task_run ? i : ph->c->build_run[i]];
+    fprintf(stderr, "correlate: %s %s%s%s (%d of %d)\n", ph->label, r->bench,
+            ph->fn == task_run ? " " : "", ph->fn == task_run ? r->sched : "", k, n);
+}
+
+/* A worker that died or whose result did not arrive counts as ok = 0. */
+static void phase_finished(void *ctx, int i, const void *out, int how, double seconds)
+{
+    const phase *ph = ctx;
+    (void)how; (void)seconds;
+    if (out) memcpy(&ph->out[i], out, sizeof ph->out[i]);
+    else memset(&ph->out[i], 0, sizeof ph->out[i]);
 }
 
 /* Run tasks idx[0..n) of `fn`, at most `jobs` at once; out[idx[k]] gets
@@ -90,34 +96,10 @@ static int start(const run_ctx *c, task_fn fn, int i, pid_t *pid)
 static void pool(const run_ctx *c, task_fn fn, const int *idx, int n, int jobs,
                  corr_result *out, const char *label)
 {
-    pid_t pid[64];
-    int fd[64], slot_task[64], live = 0, next = 0;
-    if (jobs > 64) jobs = 64;
-    while (next < n || live) {
-        while (live < jobs && next < n) {
-            int i = idx[next++];
-            const corr_run *r = &c->d->runs[fn == task_run ? i : c->build_run[i]];
-            fprintf(stderr, "correlate: %s %s%s%s (%d of %d)\n", label, r->bench,
-                    fn == task_run ? " " : "", fn == task_run ? r->sched : "", next, n);
-            memset(&out[i], 0, sizeof out[i]);
-            if ((fd[live] = start(c, fn, i, &pid[live])) < 0) continue;
-            slot_task[live++] = i;
-        }
-        int st;
-        pid_t p = waitpid(-1, &st, 0);
-        if (p < 0) { if (errno == EINTR) continue; break; }
-        for (int s = 0; s < live; s++) {
-            if (pid[s] != p) continue;
-            corr_result *o = &out[slot_task[s]];
-            if (read(fd[s], o, sizeof *o) != (ssize_t)sizeof *o || !WIFEXITED(st)
-                || WEXITSTATUS(st) != 0)
-                memset(o, 0, sizeof *o);
-            close(fd[s]);
-            live--;
-            pid[s] = pid[live]; fd[s] = fd[live]; slot_task[s] = slot_task[live];
-            break;
-        }
-    }
+    phase ph = { .c = c, .fn = fn, .out = out, .label = label };
+    cli_pool p = { .ctx = &ph, .out_size = sizeof(corr_result), .run = phase_run,
+                   .started = phase_started, .finished = phase_finished };
+    cli_pool_run(&p, idx, n, jobs);
 }
 
 /* The manifest entry of every run; a run whose program the manifest lacks
