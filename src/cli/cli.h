@@ -131,6 +131,16 @@ typedef struct cli_pool {
 /* Run tasks idx[0..n), `jobs` at once. 0, or -1 when out of memory. */
 int cli_pool_run(const cli_pool *p, const int *idx, int n, int jobs);
 
+/* ------------------------------------------------------------------ */
+/* gnuplot (cli_gnuplot.c)                                             */
+/* ------------------------------------------------------------------ */
+
+/* gnuplot's path on PATH into buf, or NULL after an error naming `what`
+   ("--plot") and the Debian package gnuplot-nox. */
+const char *cli_gnuplot_find(char *buf, size_t len, const char *cmd, const char *what);
+/* Run gnuplot on a script file; its exit status (127: did not start). */
+int cli_gnuplot_run(const char *gnuplot, const char *script);
+
 /* Text of a bundled PTX file by name ("bfs.ptx"), or NULL. */
 const char *cli_bundled_ptx(const char *name);
 

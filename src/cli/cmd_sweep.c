@@ -2,8 +2,9 @@
 ** cmd_sweep.c -- `warpsim sweep FILE`: run an experiment's matrix of
 ** benchmark x size x config x seed points on the timing model, each as its
 ** own process, N at a time, into DIR/runs.jsonl, DIR/results.csv and
-** DIR/derived.csv (sweep_*.c hold the parts; docs/experiments.md the file
-** format and the outputs).
+** DIR/derived.csv, then the experiment's figures into DIR/figures/
+** (sweep_*.c hold the parts; docs/experiments.md the file format and the
+** outputs).
 */
 #include "cli.h"
 #include "cli_bench.h"
@@ -19,7 +20,7 @@
 
 static const char sweep_usage[] =
     "usage: warpsim sweep FILE.json [--jobs N] [--out DIR] [--resume] [--dry-run]\n"
-    "                     [--bench-dir DIR] [--bin-dir DIR]\n"
+    "                     [--figures-only] [--bench-dir DIR] [--bin-dir DIR]\n"
     "  Run every point of the experiment FILE (benchmark x size x config x seed,\n"
     "  in that order, the seed varying fastest; docs/experiments.md) on the\n"
     "  timing model, each as its own process, N at a time (default: the\n"
@@ -30,19 +31,23 @@ static const char sweep_usage[] =
     "  one column per collected statistic) and DIR/derived.csv (derived\n"
     "  metrics); DIR defaults to sweep-out.  --resume keeps the successful\n"
     "  runs of runs.jsonl whose point hash and simulator version are the same\n"
-    "  and runs only the others.  --dry-run lists the points.\n"
+    "  and runs only the others.  --dry-run lists the points.  The file's\n"
+    "  figures go to DIR/figures/NAME.{png,svg,csv} (gnuplot); --figures-only\n"
+    "  redraws them from DIR's tables without running anything.\n"
     "  Exit status: 0 every run ok, 1 a run failed, 2 usage or experiment-file\n"
     "  error.\n";
 
 typedef struct sweep_cli {
     sweep_opts o;
     const char *file, *bench_dir;
+    bool figures_only;          /* redraw the figures from DIR's tables */
 } sweep_cli;
 
 static int parse(sweep_cli *c, int argc, char **argv)
 {
     static const cli_opt opts[] = {{"help", false}, {"jobs", true}, {"out", true},
                                    {"resume", false}, {"dry-run", false},
+                                   {"figures-only", false},
                                    {"bench-dir", true}, {"bin-dir", true}, {NULL, false}};
     cli_iter it;
     const char *name, *v;
@@ -67,6 +72,7 @@ static int parse(sweep_cli *c, int argc, char **argv)
         } else if (strcmp(name, "out") == 0) c->o.out_dir = v;
         else if (strcmp(name, "resume") == 0) c->o.resume = true;
         else if (strcmp(name, "dry-run") == 0) c->o.dry_run = true;
+        else if (strcmp(name, "figures-only") == 0) c->figures_only = true;
         else if (strcmp(name, "bench-dir") == 0) c->bench_dir = v;
         else if (strcmp(name, "bin-dir") == 0) c->o.bin_dir = v;
     }
@@ -131,9 +137,13 @@ static int run(sweep_cli *c, sweep_exp *x, const bench_manifest *m)
     sweep_run_all(x, m, pts, n, res, &c->o, jl);
     fclose(jl);
     for (int i = 0; i < n; i++) failed += res[i].status != SWEEP_OK;
+    /* figures after the tables (a failed run is an empty cell in them): a
+       missing gnuplot loses no result */
     if (sweep_write_csv(c->o.out_dir, x, pts, n, res) == 0
-        && sweep_write_derived(c->o.out_dir, x, pts, n, res) == 0)
-        rc = failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+        && sweep_write_derived(c->o.out_dir, x, pts, n, res) == 0) {
+        int fig = sweep_draw_figures(c->o.out_dir, x);
+        rc = failed || fig ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    }
     printf("sweep: %d point%s, %d ok, %d failed; %s/results.csv\n", n, n == 1 ? "" : "s",
            n - failed, failed, c->o.out_dir);
 out:
@@ -162,7 +172,11 @@ int cli_cmd_sweep(int argc, char **argv)
     else {
         /* the programs' own configuration warnings go to their logs once */
         setenv("WARPSIM_CONFIG_WARNED", "1", 1);
-        rc = run(&c, &x, &m);
+        if (!c.figures_only) rc = run(&c, &x, &m);
+        else if (!x.nfigures) {
+            cli_error("sweep", "%s has no figures to draw", c.file);
+            rc = CLI_EXIT_USAGE;
+        } else rc = sweep_draw_figures(c.o.out_dir, &x) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     }
     sweep_free(&x);
     bench_manifest_free(&m);

@@ -4,31 +4,19 @@
 ** per scheduler, the first scheduler's labelled with the benchmark), log-log, with the y = x line
 ** and the +-25 % band, written as FILE.png and FILE.svg by gnuplot
 ** (Debian: gnuplot-nox, installed by scripts/bootstrap.sh).  The data and
-** the script go to temporary files; gnuplot runs as a child process.
+** the script go to temporary files; gnuplot runs through cli_gnuplot.c.
 */
 #include "cli.h"
 #include "corr.h"
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const char *corr_find_gnuplot(char *buf, size_t len, const char *cmd)
 {
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        size_t n = strcspn(path, ":");
-        if (n && snprintf(buf, len, "%.*s/gnuplot", (int)n, path) < (int)len
-            && access(buf, X_OK) == 0)
-            return buf;
-        path += n + (path[n] == ':');
-    }
-    cli_error(cmd, "--plot needs gnuplot, which is not on PATH: install the Debian package "
-              "gnuplot-nox (scripts/bootstrap.sh does)");
-    return NULL;
+    return cli_gnuplot_find(buf, len, cmd, "--plot");
 }
 
 /* One data block per scheduler (gnuplot's `index`): x y "label". Returns
@@ -85,23 +73,6 @@ static void write_script(FILE *f, const char *term, const char *out, const char 
     fprintf(f, "\n");
 }
 
-/* fork + exec gnuplot on `script`; its exit status (127: did not start). */
-static int run_gnuplot(const char *gnuplot, const char *script)
-{
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) return 127;
-    if (pid == 0) {
-        unsetenv("LD_PRELOAD");   /* meant for benchmark programs, not tools */
-        execl(gnuplot, gnuplot, script, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return 127;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 int corr_plot(const corr_data *d, const corr_opts *o, const char *cmd)
 {
     char gnuplot[PATH_MAX], data[64], script[64], out[PATH_MAX + 8];
@@ -128,7 +99,7 @@ int corr_plot(const corr_data *d, const corr_opts *o, const char *cmd)
         if (!f) { rc = -1; break; }
         write_script(f, term[t][0], out, data, d, o, scheds, ns);
         fclose(f);
-        int st = run_gnuplot(gnuplot, script);
+        int st = cli_gnuplot_run(gnuplot, script);
         if (st != 0 || access(out, R_OK) != 0) {
             cli_error(cmd, "--plot: gnuplot (%s) failed with status %d writing %s", gnuplot,
                       st, out);

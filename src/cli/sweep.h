@@ -5,7 +5,8 @@
 ** (sweep_point.c, plain C so a unit test can check them), running the
 ** points in worker processes (sweep_run.c, through cli_pool.c), and the
 ** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
-** sweep_derived.c).
+** sweep_derived.c) and the figures drawn from those tables (sweep_fig.c,
+** sweep_fig_spec.c).
 */
 #ifndef WS_CLI_SWEEP_H
 #define WS_CLI_SWEEP_H
@@ -60,6 +61,21 @@ typedef struct sweep_derived {
     const char *group_label;    /* the benchmark column of a mean's rows */
 } sweep_derived;
 
+enum { SWEEP_FIG_BARS, SWEEP_FIG_LINES };
+
+/* A figure (DIR/figures/NAME.{png,svg,csv}), drawn from results.csv and
+   derived.csv. */
+typedef struct sweep_figure {
+    const char *name;           /* file name stem: [A-Za-z0-9_.-], unique */
+    int kind;                   /* SWEEP_FIG_* */
+    const char *metric;         /* a collected statistic or a per-point derived metric */
+    const char *mean;           /* bars: a derived mean of `metric` (the group bar); or NULL */
+    const char *x;              /* lines: the numeric setting read from each config's `set` */
+    const char *title, *ylabel;
+    double baseline;            /* a horizontal line at this value ... */
+    bool has_baseline;          /* ... when given */
+} sweep_figure;
+
 typedef struct sweep_exp {
     void *json;                 /* the parsed document (json_t *), owns the strings */
     char path[4096];            /* the experiment file */
@@ -76,6 +92,8 @@ typedef struct sweep_exp {
     int nstats;
     sweep_derived *derived;
     int nderived;
+    sweep_figure *figures;
+    int nfigures;
     double timeout_s;           /* per run; 0 = none */
     bool need_report;           /* a stat reads the timing report */
     char **owned;               /* strings the loader made (paths, "k=v") */
@@ -160,5 +178,17 @@ int sweep_write_csv(const char *dir, const sweep_exp *x, const sweep_point *pts,
                     const sweep_result *res);
 int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *pts, int n,
                         const sweep_result *res);
+
+/* ---- sweep_fig_spec.c / sweep_fig.c ---- */
+
+/* The `figures` member of the experiment file (json_t *root). 0, or -1
+   after a message naming the file and the JSON path. */
+int sweep_load_figures(sweep_exp *x, void *root);
+/* A config's value of figure setting `key`: `key=NUMBER` in its `set`
+   list, or a `key=NUMBER` item of a `*_params=a=1,b=2` value. */
+bool sweep_fig_setting(const sweep_config *c, const char *key, double *out);
+/* Draw every figure of `x` from DIR/results.csv and DIR/derived.csv into
+   DIR/figures/. 0, or -1 (printed: gnuplot missing, a table unreadable). */
+int sweep_draw_figures(const char *dir, const sweep_exp *x);
 
 #endif /* WS_CLI_SWEEP_H */

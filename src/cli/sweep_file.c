@@ -1,7 +1,8 @@
 /*
 ** sweep_file.c -- reading an experiment file (JSON, libjansson) for
 ** `warpsim sweep`: benchmarks (names or manifest class tags), sizes,
-** configs, seeds, statistics to collect and derived metrics.  Every
+** configs, seeds, statistics to collect, derived metrics and figures
+** (sweep_fig_spec.c).  Every
 ** refusal names the file and the JSON path of the bad item ("$.configs[1]
 ** .set[0]"), or file:line:column for a syntax error, so a user can find it.
 ** Settings themselves are not checked here: a bad --set is one failed run
@@ -291,7 +292,7 @@ int sweep_load(sweep_exp *x, const char *path, const bench_manifest *m)
         return bad(x, "$.timeout", "expected seconds >= 0 (0 = none)");
     x->timeout_s = to ? json_number_value(to) : 0;
     if (load_benches(x, root, m) || load_sizes(x, root) || load_configs(x, root)
-        || load_seeds(x, root) || sweep_load_metrics(x, root))
+        || load_seeds(x, root) || sweep_load_metrics(x, root) || sweep_load_figures(x, root))
         return -1;
     return 0;
 }
@@ -304,6 +305,7 @@ void sweep_free(sweep_exp *x)
     free(x->seeds);
     free(x->stats);
     free(x->derived);
+    free(x->figures);
     for (int i = 0; i < x->nowned; i++) free(x->owned[i]);
     free(x->owned);
     memset(x, 0, sizeof *x);
