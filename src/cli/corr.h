@@ -32,6 +32,8 @@ double corr_gto_gain(double gto_cycles, double lrr_cycles);
    (not checked), 1 when warpsim's gain has the same sign, 0 when not (a
    gain of exactly 0 has no sign, so it never agrees). */
 int corr_sign_agrees(double ref_gain, double sim_gain, double threshold);
+/* GPGPU-Sim's GTO-vs-LRR difference that the sign target checks (the 3 %). */
+#define CORR_SIGN_THRESHOLD 0.03
 
 /* ------------------------------------------------------------------ */
 /* The data set and the runs                                           */
@@ -96,6 +98,10 @@ typedef struct corr_summary {
 } corr_summary;
 
 void corr_summarize(const corr_data *d, corr_summary *s);
+/* At `b`, the first record of its benchmark: that benchmark's gto and lrr
+   runs (both compared and run), or false (also at any later record). The
+   data set's two schedulers are what the GTO-vs-LRR target compares. */
+bool corr_gto_lrr_pair(const corr_data *d, int b, const corr_run **gto, const corr_run **lrr);
 
 /* Read one warpsim run's figures: the statistics JSON `stats` (the names
    GPGPU-Sim uses when present, else warpsim's own) and the timing report

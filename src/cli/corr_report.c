@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CORR_SIGN_THRESHOLD 0.03
 
 /* "0.42" or "-" when the simulator did not report it. */
 static const char *rate(char *buf, size_t len, double v)
@@ -46,21 +45,6 @@ static void print_run(const corr_run *r)
            rate(e, sizeof e, r->res.sim.l2_miss), insn_cell(n, sizeof n, r));
 }
 
-/* The gto and lrr runs of the benchmark first met at index b, both ran. */
-static bool pair_at(const corr_data *d, int b, const corr_run **g, const corr_run **l)
-{
-    *g = *l = NULL;
-    for (int i = 0; i < b; i++)
-        if (strcmp(d->runs[i].bench, d->runs[b].bench) == 0) return false;
-    for (int i = b; i < d->n; i++) {
-        const corr_run *r = &d->runs[i];
-        if (strcmp(r->bench, d->runs[b].bench) || !r->comparable || !r->res.ok) continue;
-        if (!strcmp(r->sched, "gto")) *g = r;
-        if (!strcmp(r->sched, "lrr")) *l = r;
-    }
-    return *g && *l;
-}
-
 static void print_signs(const corr_data *d)
 {
     printf("\nGTO's gain over LRR, (lrr - gto) / lrr cycles; the sign is checked where "
@@ -68,7 +52,7 @@ static void print_signs(const corr_data *d)
     printf("%-15s %9s %9s  %s\n", "benchmark", "gpgpusim", "warpsim", "same sign");
     for (int b = 0; b < d->n; b++) {
         const corr_run *g, *l;
-        if (!pair_at(d, b, &g, &l)) continue;
+        if (!corr_gto_lrr_pair(d, b, &g, &l)) continue;
         double rg = corr_gto_gain(g->ref.cycles, l->ref.cycles);
         double sg = corr_gto_gain(g->res.sim.cycles, l->res.sim.cycles);
         int a = corr_sign_agrees(rg, sg, CORR_SIGN_THRESHOLD);
@@ -151,7 +135,7 @@ static json_t *signs_json(const corr_data *d)
     json_t *a = json_array();
     for (int b = 0; b < d->n; b++) {
         const corr_run *g, *l;
-        if (!pair_at(d, b, &g, &l)) continue;
+        if (!corr_gto_lrr_pair(d, b, &g, &l)) continue;
         double rg = corr_gto_gain(g->ref.cycles, l->ref.cycles);
         double sg = corr_gto_gain(g->res.sim.cycles, l->res.sim.cycles);
         int ag = corr_sign_agrees(rg, sg, CORR_SIGN_THRESHOLD);

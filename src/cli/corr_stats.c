@@ -78,11 +78,12 @@ int corr_sign_agrees(double ref_gain, double sim_gain, double threshold)
     return (ref_gain > 0 && sim_gain > 0) || (ref_gain < 0 && sim_gain < 0);
 }
 
-/* The benchmark's gto and lrr runs that can be compared, or false. */
-static bool gto_lrr_pair(const corr_data *d, int b, const corr_run **gto, const corr_run **lrr)
+bool corr_gto_lrr_pair(const corr_data *d, int b, const corr_run **gto, const corr_run **lrr)
 {
     *gto = *lrr = NULL;
-    for (int i = 0; i < d->n; i++) {
+    for (int i = 0; i < b; i++)
+        if (strcmp(d->runs[i].bench, d->runs[b].bench) == 0) return false;
+    for (int i = b; i < d->n; i++) {
         const corr_run *r = &d->runs[i];
         if (strcmp(r->bench, d->runs[b].bench) != 0 || !r->comparable || !r->res.ok) continue;
         if (strcmp(r->sched, "gto") == 0) *gto = r;
@@ -95,13 +96,11 @@ static bool gto_lrr_pair(const corr_data *d, int b, const corr_run **gto, const 
 static void sign_checks(const corr_data *d, corr_summary *s)
 {
     for (int b = 0; b < d->n; b++) {
-        bool first = true;
-        for (int i = 0; i < b && first; i++)
-            first = strcmp(d->runs[i].bench, d->runs[b].bench) != 0;
         const corr_run *g, *l;
-        if (!first || !gto_lrr_pair(d, b, &g, &l)) continue;
+        if (!corr_gto_lrr_pair(d, b, &g, &l)) continue;
         int a = corr_sign_agrees(corr_gto_gain(g->ref.cycles, l->ref.cycles),
-                                 corr_gto_gain(g->res.sim.cycles, l->res.sim.cycles), 0.03);
+                                 corr_gto_gain(g->res.sim.cycles, l->res.sim.cycles),
+                                 CORR_SIGN_THRESHOLD);
         if (a < 0) continue;
         s->sign_checked++;
         s->sign_agree += a;

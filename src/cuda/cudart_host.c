@@ -15,8 +15,6 @@
 #include "cudart_internal.h"
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define HOST_ALLOC_FLAGS (cudaHostAllocPortable | cudaHostAllocMapped | \
                           cudaHostAllocWriteCombined)
@@ -76,44 +74,6 @@ void wsc_pinned_free_all(wsc_runtime *rt)
     rt->cap_pinned = 0;
 }
 
-/*
-** Map `bytes` of new host memory for the device.  A device allocation one
-** page larger holds a page-aligned range; the host block is asked for at
-** that very address (host pointer = device pointer) and, if the host
-** already uses it, anywhere (the device pointer then differs and copies
-** translate it, wsc_mapped_host).
-*/
-static cudaError_t map_new(wsc_runtime *rt, size_t bytes, void **out, const char *fn)
-{
-    ws_ctx *ctx = wsc_ctx(rt);
-    if (!ctx) return cudaErrorMemoryAllocation;
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    size_t len = (bytes + pg - 1) / pg * pg;
-    ws_devptr base;
-    ws_status st = ws_malloc(ctx, len + pg, &base);
-    if (st) return wsc_ws_fail(rt, st, fn);
-    uintptr_t at = (uintptr_t)((base + pg - 1) / pg * pg);
-    void *h = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
-                   MAP_FIXED_NOREPLACE, -1, 0);
-    if (h != MAP_FAILED && h != (void *)at) { munmap(h, len); h = MAP_FAILED; }
-    if (h == MAP_FAILED)
-        h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (h == MAP_FAILED) {
-        ws_free(ctx, base);
-        return wsc_fail(cudaErrorMemoryAllocation, fn, "out of host memory for %zu bytes",
-                        bytes);
-    }
-    wsc_managed m = { .host = h, .dev = (uintptr_t)h == at ? at : base, .bytes = bytes,
-                      .dev_base = base, .map_len = len, .pinned = true };
-    if (wsc_managed_add(rt, &m)) {
-        munmap(h, len);
-        ws_free(ctx, base);
-        return wsc_err(cudaErrorMemoryAllocation);
-    }
-    *out = h;
-    return cudaSuccess;
-}
-
 WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
 {
     WSC_LOCK();
@@ -126,7 +86,7 @@ WSC_API cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
     if (bytes == 0) return cudaSuccess;
     void *h = NULL;
     if (flags & cudaHostAllocMapped) {
-        cudaError_t e = map_new(rt, bytes, &h, "cudaHostAlloc");
+        cudaError_t e = wsc_managed_alloc(rt, bytes, true, true, &h, "cudaHostAlloc");
         if (e) return e;
     } else if (!(h = malloc(bytes)))
         return wsc_fail(cudaErrorMemoryAllocation, "cudaHostAlloc", "out of host memory "

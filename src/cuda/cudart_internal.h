@@ -169,8 +169,10 @@ wsc_managed *wsc_managed_find(wsc_runtime *rt, const void *p, size_t n);
    device, pull them back. */
 cudaError_t wsc_managed_push(wsc_runtime *rt);
 void wsc_managed_pull(wsc_runtime *rt);
-/* Allocate mapped managed memory (cudaMallocManaged). */
-cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const char *fn);
+/* Host memory mapped at a device allocation (cudaMallocManaged; with
+   `anywhere` and `pinned`, mapped page-locked memory): see cudart_memory.c. */
+cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, bool anywhere, bool pinned,
+                              void **out, const char *fn);
 /* Give a __managed__ variable at device address `dev` a host mirror. */
 cudaError_t wsc_managed_mirror(wsc_runtime *rt, ws_devptr dev, size_t bytes, void **out);
 void wsc_managed_free_all(wsc_runtime *rt);

@@ -85,11 +85,16 @@ void wsc_managed_release(wsc_runtime *rt, wsc_managed *m)
 }
 
 /*
-** Map host memory at the device address itself: allocate a page more
-** than needed so a page-aligned range lies inside one device allocation,
-** then ask the kernel for exactly that host range.
+** Host memory mapped for the device (cudaMallocManaged, and mapped
+** page-locked memory with `pinned`): a device allocation one page larger
+** than `bytes` holds a page-aligned range, and the host range is asked for
+** at that very address, so one pointer works on both sides.  Where the host
+** already uses it (e.g. AddressSanitizer's shadow), `anywhere` takes any
+** host range (the device pointer then differs and copies translate it,
+** wsc_mapped_host); without it that is an error.
 */
-cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const char *fn)
+cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, bool anywhere, bool pinned,
+                              void **out, const char *fn)
 {
     ws_ctx *ctx = wsc_ctx(rt);
     if (!ctx) return cudaErrorMemoryAllocation;
@@ -99,17 +104,22 @@ cudaError_t wsc_managed_alloc(wsc_runtime *rt, size_t bytes, void **out, const c
     ws_status st = ws_malloc(ctx, len + pg, &base);
     if (st) return wsc_ws_fail(rt, st, fn);
     uintptr_t at = (uintptr_t)((base + pg - 1) / pg * pg);
-    void *h = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    if (h != (void *)at) {
-        if (h != MAP_FAILED) munmap(h, len);
+    void *h = mmap((void *)at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+                   MAP_FIXED_NOREPLACE, -1, 0);
+    if (h != MAP_FAILED && h != (void *)at) { munmap(h, len); h = MAP_FAILED; }
+    if (h == MAP_FAILED && anywhere)
+        h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (h == MAP_FAILED) {
         ws_free(ctx, base);
+        if (anywhere)
+            return wsc_fail(cudaErrorMemoryAllocation, fn, "out of host memory for %zu bytes",
+                            bytes);
         return wsc_fail(cudaErrorMemoryAllocation, fn, "cannot map managed memory at device "
                         "address %p (the host already uses that range, e.g. under "
                         "AddressSanitizer); use cudaMalloc + cudaMemcpy", (void *)at);
     }
-    wsc_managed m = { .host = h, .dev = at, .bytes = bytes, .dev_base = base,
-                      .map_len = len };
+    wsc_managed m = { .host = h, .dev = (uintptr_t)h == at ? at : base, .bytes = bytes,
+                      .dev_base = base, .map_len = len, .pinned = pinned };
     if (wsc_managed_add(rt, &m)) {
         munmap(h, len);
         ws_free(ctx, base);
@@ -160,7 +170,7 @@ WSC_API cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned int flags
     if (!p || bytes == 0) return wsc_err(cudaErrorInvalidValue);
     *p = NULL;
     if (rt->sticky) return wsc_sticky(rt);
-    return wsc_managed_alloc(rt, bytes, p, "cudaMallocManaged");
+    return wsc_managed_alloc(rt, bytes, false, false, p, "cudaMallocManaged");
 }
 
 WSC_API cudaError_t cudaFree(void *p)
