@@ -40,6 +40,8 @@ static const cli_command commands[] = {
     {"sweep", cli_cmd_sweep,
      "FILE.json [--jobs N] [--out DIR] [--resume] [--dry-run]",
      "run an experiment file's matrix of runs into runs.jsonl and results.csv"},
+    {"belady", cli_cmd_belady, "FILE [--sets N] [--ways N] [--json]",
+     "replay an L1D access trace (--set l1d_trace=FILE) with LRU and Belady-optimal replacement"},
     {"timing-bench", cli_cmd_timing_bench, "[--config NAME|FILE] [--size tiny|small] [NAME...]",
      "timing-model speed over the benchmark suite (thread-insns/s, cycles/s)"},
     {"emu-bench", cli_cmd_emu_bench, "[--repeat N] [--size small|default]",

@@ -58,6 +58,7 @@ typedef struct gpu_cache_config {
     uint32_t allocate;        /* GPU_L1_ALLOC_* (L1 caches only) */
     uint32_t owner;           /* GPU_L1_OWNER_* (L1 caches only) */
     bool     write_evict;     /* write-through store hit invalidates (L1 caches only) */
+    bool     unbounded;       /* never evicts: a full set doubles the sets (L1 caches only) */
     uint32_t set_index;       /* GPU_SET_INDEX_* (L1 caches only) */
 } gpu_cache_config;
 
@@ -134,6 +135,9 @@ typedef struct gpu_config {
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */
     uint32_t l1d_sat_missq_slack;
     uint32_t lsu_reexec_queue;                /* re-execution queue entries, 0 = blocking LSU */
+    /* the L1D access stream (gpu/l1_trace.c, CCWS spec §2.9) */
+    char     l1d_trace[1024];                 /* file to record it to; "" = off */
+    bool     l1d_belady;                      /* replay it with LRU and Belady at each kernel's end */
 
     /* memory below L1 (simple backend until the memory-system stage) */
     uint32_t mem_latency;                     /* core cycles, request to reply */

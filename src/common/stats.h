@@ -75,6 +75,10 @@ typedef struct gpu_kernel_stats {
     uint64_t shmem_accesses, shmem_conflict_cycles;
     uint64_t gmem_transactions;      /* global/local transactions after coalescing */
     gpu_cache_stats l1d, l1c, l1t;
+    /* l1d_belady: the kernel's L1D access stream replayed with instant
+       fills (gpu/l1_replay.c); loads and stores, as l1d.accesses */
+    uint64_t l1d_replay_accesses;
+    uint64_t l1d_lru_hits, l1d_lru_misses, l1d_belady_hits, l1d_belady_misses;
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */

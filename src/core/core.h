@@ -13,6 +13,7 @@
 #include "../emu/emu.h"
 #include "../common/config.h"
 #include "../common/stats.h"
+#include "../common/l1_access.h"
 #include "../mem/l1.h"
 #include "../mem/mem_port.h"
 #include "../policy/policy.h"   /* the policy ABI and resolved policies */
@@ -79,6 +80,12 @@ uint32_t core_sm_cta_slots(const core_sm *sm);
 const emu_warp *core_sm_warp(const core_sm *sm, uint32_t slot, uint64_t *uid);
 /* Cache `c` (CORE_C_*) of the SM. */
 const mem_l1 *core_sm_l1(const core_sm *sm, int c);
+/* Report every access the L1D takes (loads, stores, atomics) to `sink`
+   (gpu/l1_trace.c); a sink with fn NULL turns it off. */
+void core_sm_set_l1d_sink(core_sm *sm, l1_access_sink sink);
+/* Warp instructions of the CTAs that finished on this SM so far (all
+   kernels): per-SM MPKI of the access stream. */
+uint64_t core_sm_warp_insns(const core_sm *sm);
 
 /* coalesce.c: distinct `seg`-byte segments touched by the lanes of
    `mask` (each accessing `nbytes` at addr[lane]); written to `out` in

@@ -21,6 +21,7 @@
 #include "../common/stats.h"
 #include "../mem/l1.h"
 #include "../mem/mem_port.h"
+#include "../common/l1_access.h"
 #include "../policy/policy.h"   /* the policy ABI and resolved policies */
 
 #define CORE_SB_CAP     32          /* pending register writes per warp */
@@ -206,6 +207,8 @@ struct core_sm {
     bool     cta_freed;           /* a CTA finished: the dispatcher may run */
 
     gpu_kernel_stats *st;         /* counters of the running kernel */
+    l1_access_sink l1d_sink;      /* the L1D access stream (Belady, trace); fn NULL: off */
+    uint64_t warp_insns;          /* of the CTAs that finished here, since creation */
 };
 
 /* sm.c (the lifecycle and tick are in core.h) */

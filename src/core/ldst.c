@@ -290,6 +290,19 @@ static void lsu_finish(core_sm *sm, uint64_t cycle)
     if (!ld->outstanding) load_complete(sm, lsu->load, cycle);
 }
 
+/* The L1D took `tx` for `warp`: tell the access-stream sink (Belady
+   replay, l1d_trace).  Only called when a sink is set. */
+static void lsu_record(core_sm *sm, const core_tx *tx, uint32_t warp, const mem_l1 *l1,
+                       uint64_t cycle)
+{
+    uint64_t lb = mem_l1_line_bytes(l1);
+    l1_access a = { .line = tx->addr / lb * lb, .cycle = cycle, .uid = sm->warps[warp].uid,
+                    .sm = sm->id,
+                    .kind = tx->kind == MEM_WRITE ? L1A_STORE
+                          : tx->kind == MEM_ATOMIC ? L1A_ATOMIC : L1A_LOAD };
+    sm->l1d_sink.fn(sm->l1d_sink.ctx, &a);
+}
+
 /* One access of a request of instruction `pc` of `warp` (load record
    `load` or CORE_NONE).  The policy's admission is asked first for an
    L1D access that would send a new request below.  MEM_L1_FAIL: nothing
@@ -318,6 +331,7 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
     if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
         lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);
     if (r == MEM_L1_FAIL) return r;
+    if (tx->cache == CORE_C_L1D && sm->l1d_sink.fn) lsu_record(sm, tx, warp, l1, cycle);
     core_load *ld = load != CORE_NONE ? &sm->loads[load] : NULL;
     if (ld) {
         ld->l1d_any |= tx->cache == CORE_C_L1D;

@@ -327,6 +327,7 @@ static void sm_account_cta(core_sm *sm, const emu_cta *c)
         const emu_warp *w = &c->warps[i];
         uint64_t n = w->warp_insns;
         sm->st->warp_insns += n;
+        sm->warp_insns += n;
         sm->st->thread_insns += w->thread_insns;
         sm->st->mem_insns += w->class_insns[PTX_CLS_MEM];
         sm->st->bar_insns += w->class_insns[PTX_CLS_BAR];
@@ -527,6 +528,8 @@ uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }
 uint32_t core_sm_schedulers(const core_sm *sm) { return sm->nsched; }
 uint32_t core_sm_cta_slots(const core_sm *sm) { return sm->nctas; }
 const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return sm->l1[c]; }
+void core_sm_set_l1d_sink(core_sm *sm, l1_access_sink sink) { sm->l1d_sink = sink; }
+uint64_t core_sm_warp_insns(const core_sm *sm) { return sm->warp_insns; }
 
 bool core_sm_take_cta_freed(core_sm *sm)
 {

@@ -81,6 +81,10 @@ static const char *const set_index_names[] = { "linear", "fermi", "xor", NULL };
     BOOL(c ".write_evict", fld.write_evict, "false",                                     \
          what ": a store hit invalidates the line (write-through only; GPGPU-Sim "       \
          "write policy E) instead of refreshing it"),                                    \
+    BOOL(c ".unbounded", fld.unbounded, "false",                                         \
+         what ": never evict: when a line finds its set full the cache doubles its "     \
+         "sets (line number mod sets) and rehashes, so only first touches miss "         \
+         "(CCWS Fig. 2's unbounded L1; needs set_index = linear)"),                      \
     ENUM(c ".set_index", fld.set_index, "linear", set_index_names,                       \
          what ": set of a line: linear (line number mod sets), fermi (GPGPU-Sim 'H': "   \
          "line bits 7-11 XOR address bits 13-15,17,19; 32 or 64 sets) or xor "           \
@@ -202,6 +206,12 @@ static const cfg_param params[] = {
         "L1 reports saturation when free MSHRs <= this"),
     U32("l1d_sat_missq_slack", l1d_sat_missq_slack, "1", "entries", 0, 65535,
         "L1 reports saturation when free miss-queue entries <= this"),
+    { "l1d_trace", P_STR, OFF(l1d_trace), sizeof(((gpu_config *)0)->l1d_trace), "", "path", 0, 0,
+      "record every L1D access (SM, warp uid, line, load/store/atomic, cycle) to this file "
+      "(docs/l1-trace.md; replay it with warpsim belady); empty = off", NULL },
+    BOOL("l1d_belady", l1d_belady, "false",
+         "at each kernel's end replay its L1D access stream with LRU and with Belady-optimal "
+         "replacement (same geometry) and report l1d_lru_* and l1d_belady_* (CCWS §2.9)"),
     /* Mascar §2.7 / mascar.md: 32 entries there; 0 keeps the blocking LSU */
     U32("lsu.reexec_queue", lsu_reexec_queue, "0", "entries", 0, 1024,
         "LSU re-execution queue: a request the L1 refuses (reservation fail or policy NACK) "
@@ -808,6 +818,11 @@ static int check_cache(const gpu_cache_config *k, const char *name, char *err, s
     if (k->set_index == GPU_SET_INDEX_FERMI && k->sets != 32 && k->sets != 64) {
         snprintf(err, errlen, "%s.set_index = fermi needs 32 or 64 sets (%s.sets = %u): "
                  "the hash defines only those", name, name, k->sets);
+        return -1;
+    }
+    if (k->unbounded && k->set_index != GPU_SET_INDEX_LINEAR) {
+        snprintf(err, errlen, "%s.unbounded = true needs %s.set_index = linear (it grows the "
+                 "sets by doubling)", name, name);
         return -1;
     }
     if (k->write_evict && k->write_back) {

@@ -24,6 +24,8 @@
 #include "../core/core.h"
 #include "../mem/backend.h"
 #include "../mem/memsys.h"
+#include "l1_trace.h"
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,8 @@ struct gpu {
     uint64_t launches;            /* kernels run so far (ws_launch_info.seq) */
     uint64_t requests, request_bytes;
     bool refusing;                /* the memory refused a send last cycle */
+    l1_trace *l1trace;            /* the L1D access stream (l1d_trace, l1d_belady); NULL: off */
+    uint64_t *sm_insns;           /* per SM, for the stream's kernel ends */
 };
 
 /* ------------------------------------------------------------------ */
@@ -197,6 +201,34 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The L1D access-stream recorder, when l1d_trace or l1d_belady asks for
+   it, wired to every SM.  0, or -1 with err (e.g. the file cannot be
+   created: before cycle 0, so nothing is lost). */
+static int gpu_config_l1_stream(gpu *g, char *err, size_t errlen)
+{
+    g->l1trace = l1_trace_new(&g->cfg, g->nsm, err, errlen);
+    if (!g->l1trace) return err[0] ? -1 : 0;
+    if (!(g->sm_insns = calloc(g->nsm, sizeof *g->sm_insns))) {
+        snprintf(err, errlen, "out of host memory creating the GPU");
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nsm; i++) core_sm_set_l1d_sink(g->sms[i], l1_trace_sink(g->l1trace));
+    return 0;
+}
+
+/* The kernel's end for the access stream: replay and/or write it.  A
+   failure becomes the launch's error unless it already has one. */
+static int gpu_l1_stream_kernel_end(gpu *g, gpu_kernel_stats *st, int rc, char *err,
+                                    size_t errlen)
+{
+    if (!g->l1trace) return rc;
+    char e[1280];
+    for (uint32_t i = 0; i < g->nsm; i++) g->sm_insns[i] = core_sm_warp_insns(g->sms[i]);
+    if (l1_trace_kernel_end(g->l1trace, g->sm_insns, st, e, sizeof e) == 0 || rc) return rc;
+    snprintf(err, errlen, "%s", e);
+    return -1;
+}
+
 gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
                   char *err, size_t errlen)
 {
@@ -251,12 +283,21 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
         gpu_free(g);
         return NULL;
     }
+    if (gpu_config_l1_stream(g, err, errlen)) {
+        gpu_free(g);
+        return NULL;
+    }
     return g;
 }
 
 void gpu_free(gpu *g)
 {
     if (!g) return;
+    char e[1280];
+    /* the trace file is renamed into place here; gpu_free has no error
+       path, so a failure is said on stderr (the .tmp file keeps the data) */
+    if (l1_trace_close(g->l1trace, e, sizeof e)) fprintf(stderr, "warpsim: %s\n", e);
+    free(g->sm_insns);
     for (uint32_t i = 0; g->sms && i < g->nsm; i++) core_sm_free(g->sms[i]);
     if (g->cta_map_st && g->pol.cta_map->destroy) g->pol.cta_map->destroy(g->cta_map_st);
     if (g->mem.free) g->mem.free(g->mem.impl);
@@ -683,6 +724,7 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     g->mem.kernel(g->mem.impl, &k.info, false);
     st->cycles = g->cycle - st->start_cycle;
     gpu_collect(g, st);
+    rc = gpu_l1_stream_kernel_end(g, st, rc, err, errlen);
     st->mem_requests = g->requests - req0;
     st->mem_reply_bytes = g->request_bytes - bytes0;
     gpu_mem_stats mem1;

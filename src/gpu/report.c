@@ -222,6 +222,20 @@ static void slot_fields(rep *r, const gpu_kernel_stats *k)
     close_obj(r);
 }
 
+/* l1d_belady: the L1D stream replayed with LRU and Belady (l1_replay.c);
+   MPKI per 1000 warp instructions (CCWS spec §6). */
+static void belady_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    if (!cfg->l1d_belady) return;
+    put_u64(r, "l1d_replay_accesses", k->l1d_replay_accesses);
+    put_u64(r, "l1d_lru_hits", k->l1d_lru_hits);
+    put_u64(r, "l1d_lru_misses", k->l1d_lru_misses);
+    put_f(r, "l1d_lru_mpki", ratio(k->l1d_lru_misses * 1000, k->warp_insns));
+    put_u64(r, "l1d_belady_hits", k->l1d_belady_hits);
+    put_u64(r, "l1d_belady_misses", k->l1d_belady_misses);
+    put_f(r, "l1d_belady_mpki", ratio(k->l1d_belady_misses * 1000, k->warp_insns));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -251,6 +265,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
     cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
+    belady_fields(r, cfg, k);
     gpgpusim_cache_fields(r, "L2", &k->mem.l2);
     cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
@@ -273,6 +288,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     put_u64(&r, tot ? "gpu_tot_sim_insn" : "gpu_sim_insn", gs_insn);
     put_f(&r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(gs_insn, k->cycles));
     gpgpusim_cache_fields(&r, "L1D", &k->l1d);
+    belady_fields(&r, cfg, k);
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
     slot_fields(&r, k);
     memsys_fields(&r, cfg, k);
@@ -371,6 +387,11 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->shmem_conflict_cycles += k->shmem_conflict_cycles;
     s->gmem_transactions += k->gmem_transactions;
     cache_accumulate(&s->l1d, &k->l1d);
+    s->l1d_replay_accesses += k->l1d_replay_accesses;
+    s->l1d_lru_hits += k->l1d_lru_hits;
+    s->l1d_lru_misses += k->l1d_lru_misses;
+    s->l1d_belady_hits += k->l1d_belady_hits;
+    s->l1d_belady_misses += k->l1d_belady_misses;
     cache_accumulate(&s->l1c, &k->l1c);
     cache_accumulate(&s->l1t, &k->l1t);
     s->mem_requests += k->mem_requests;

@@ -80,10 +80,44 @@ void mem_cache_touch(mem_cache *c, int64_t idx, uint32_t owner)
     if (!c->keep_owner) c->lines[idx].owner = owner;
 }
 
+/* ---- unbounded caches ------------------------------------------------ */
+
+/* The first way of `lineno`'s set that holds nothing, or -1. */
+static int64_t cache_free_way(const mem_cache *c, uint64_t lineno)
+{
+    const mem_cache_line *set = cache_set(c, lineno);
+    for (uint32_t w = 0; w < c->ways; w++)
+        if (!set[w].valid && !set[w].reserved) return (set - c->lines) + w;
+    return -1;
+}
+
+/* Unbounded: double the sets (rehashing every line) until `lineno`'s set
+   has a free way, and return it; -1 when out of memory (the caller then
+   evicts as a bounded cache would).  With the linear index the lines of
+   a new set all come from one old set, so a rehash always fits. */
+static int64_t cache_grow(mem_cache *c, uint64_t lineno)
+{
+    for (;;) {
+        int64_t w = cache_free_way(c, lineno);
+        if (w >= 0) return w;
+        uint32_t old = c->sets;
+        mem_cache_line *ol = c->lines, *nl = calloc((size_t)old * 2 * c->ways, sizeof *nl);
+        if (!nl || old > UINT32_MAX / 2) { free(nl); return -1; }
+        c->lines = nl;
+        c->sets = old * 2;
+        for (size_t i = 0; i < (size_t)old * c->ways; i++) {
+            if (!ol[i].valid && !ol[i].reserved) continue;
+            c->lines[cache_free_way(c, ol[i].tag)] = ol[i];
+        }
+        free(ol);
+    }
+}
+
 bool mem_cache_fill(mem_cache *c, uint64_t addr, uint32_t owner, int64_t *idx,
                     mem_cache_line *evicted)
 {
     uint64_t lineno = addr / c->line_bytes;
+    if (c->unbounded && mem_cache_probe(c, addr) < 0) cache_grow(c, lineno);
     mem_cache_line *set = cache_set(c, lineno);
     uint32_t victim = 0;
     for (uint32_t w = 0; w < c->ways; w++) {
@@ -125,12 +159,17 @@ int64_t mem_cache_victim(const mem_cache *c, uint64_t addr)
         if (!set[w].valid) return (set - c->lines) + w;
         if (victim < 0 || set[w].stamp < set[victim].stamp) victim = w;
     }
+    if (victim < 0 && c->unbounded) victim = 0;   /* mem_cache_reserve grows */
     return victim < 0 ? -1 : (set - c->lines) + victim;
 }
 
 bool mem_cache_reserve(mem_cache *c, int64_t idx, uint64_t addr, uint32_t owner,
                        mem_cache_line *evicted)
 {
+    if (c->unbounded && (c->lines[idx].valid || c->lines[idx].reserved)) {
+        int64_t w = cache_grow(c, addr / c->line_bytes);
+        if (w >= 0) idx = w;
+    }
     mem_cache_line *l = &c->lines[idx];
     bool displaced = l->valid;
     if (displaced) *evicted = *l;

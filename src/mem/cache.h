@@ -49,6 +49,9 @@ typedef struct mem_cache {
     mem_cache_line *lines;/* sets * ways, set-major */
     bool keep_owner;      /* touches leave `owner` alone: it stays the warp
                              that allocated the line (CCWS); set by the user */
+    bool unbounded;       /* never evict: a line whose set is full doubles the
+                             sets and rehashes (linear index only); set by
+                             the user */
     /* optional: the number whose remainder by `sets` picks a line's set,
        from its line number (NULL: the line number itself).  An L2 slice
        sees only its share of the lines; without the digits that chose
@@ -83,7 +86,8 @@ void mem_cache_invalidate(mem_cache *c, uint64_t addr);
 
 /* Allocate-on-miss: the way a miss on `addr` would reserve (the first
    invalid way of its set, else the least recently used valid one), or -1
-   when every way of the set is reserved.  Changes nothing. */
+   when every way of the set is reserved.  Changes nothing.  Unbounded:
+   never -1 (mem_cache_reserve makes room). */
 int64_t mem_cache_victim(const mem_cache *c, uint64_t addr);
 /* Reserve way `idx` (from mem_cache_victim) for the line of `addr` on
    behalf of `owner`; its LRU stamp is the reservation.  When a valid line

@@ -75,6 +75,7 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
     }
     l->tags.keep_owner = c->owner == GPU_L1_OWNER_ALLOC;
     l->tags.index = c->set_index;
+    l->tags.unbounded = c->unbounded;
     return l;
 }
 
