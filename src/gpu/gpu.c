@@ -204,7 +204,7 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
 /* The L1D access-stream recorder, when l1d_trace or l1d_belady asks for
    it, wired to every SM.  0, or -1 with err (e.g. the file cannot be
    created: before cycle 0, so nothing is lost). */
-static int gpu_config_l1_stream(gpu *g, char *err, size_t errlen)
+static int gpu_l1_stream_new(gpu *g, char *err, size_t errlen)
 {
     g->l1trace = l1_trace_new(&g->cfg, g->nsm, err, errlen);
     if (!g->l1trace) return err[0] ? -1 : 0;
@@ -283,7 +283,7 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
         gpu_free(g);
         return NULL;
     }
-    if (gpu_config_l1_stream(g, err, errlen)) {
+    if (gpu_l1_stream_new(g, err, errlen)) {
         gpu_free(g);
         return NULL;
     }
