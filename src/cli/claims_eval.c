@@ -28,6 +28,20 @@ typedef struct vals {
 
 enum { E_OK, E_SKIP, E_ERROR };
 
+int claims_table_add(claims_table *t, const char *metric, const char *bench, const char *size,
+                     const char *config, const char *seed, const char *status, double value)
+{
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        claims_row *r = realloc(t->rows, (size_t)cap * sizeof *r);
+        if (!r) return -1;
+        t->rows = r;
+        t->cap = cap;
+    }
+    t->rows[t->n++] = (claims_row){metric, bench, size, config, seed, status, value};
+    return 0;
+}
+
 static bool known(const claims_table *t, const char *metric, const char *config)
 {
     for (int i = 0; i < t->n; i++)

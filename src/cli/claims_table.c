@@ -24,20 +24,6 @@ static char *keep(claims_table *t, char *s)
     return t->strs[t->nstrs++] = s;
 }
 
-int claims_table_add(claims_table *t, const char *metric, const char *bench, const char *size,
-                     const char *config, const char *seed, const char *status, double value)
-{
-    if (t->n == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        claims_row *r = realloc(t->rows, (size_t)cap * sizeof *r);
-        if (!r) return -1;
-        t->rows = r;
-        t->cap = cap;
-    }
-    t->rows[t->n++] = (claims_row){metric, bench, size, config, seed, status, value};
-    return 0;
-}
-
 /* Split a CSV line in place; double quotes protect commas and are removed
    from a quoted field. */
 static int split(char *s, char **out, int max)
