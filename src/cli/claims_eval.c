@@ -215,7 +215,7 @@ static void eval_band(const claim *c, const claims_table *t, claims_result *r)
 {
     double x;
     if (settle(r, scalar(t, &c->value, NULL, &x, r->why, sizeof r->why))) return;
-    snprintf(r->measured, sizeof r->measured, "%.4g", x);
+    snprintf(r->measured, sizeof r->measured, "%.6g", x);
     r->verdict = in_band(c, x) ? CLAIMS_PASS : CLAIMS_FAIL;
 }
 
@@ -250,7 +250,7 @@ static void eval_each(const claim *c, const claims_table *t, claims_result *r)
     }
     char outs[256];
     name_list(outs, sizeof outs, out, nout);
-    snprintf(r->measured, sizeof r->measured, "%d of %d in band (min %.4g %s, max %.4g %s)%s%s",
+    snprintf(r->measured, sizeof r->measured, "%d of %d in band (min %.6g %s, max %.6g %s)%s%s",
              nin, v.n, v.sum[lo], v.bench[lo], v.sum[hi], v.bench[hi], nout ? "; out: " : "",
              outs);
     r->verdict = nin >= need ? CLAIMS_PASS : CLAIMS_FAIL;
@@ -268,7 +268,7 @@ static void eval_order_scalars(const claim *c, const claims_table *t, claims_res
         /* "lrr 1 <= gto 1.109": a config's name, then its value */
         const char *nm = c->order_cfg[i] ? c->order_cfg[i] : "";
         if (o < sizeof r->measured)
-            o += (size_t)snprintf(r->measured + o, sizeof r->measured - o, "%s%s%s%s%s%.4g",
+            o += (size_t)snprintf(r->measured + o, sizeof r->measured - o, "%s%s%s%s%s%.6g",
                                   i ? " " : "", i ? c->rel[i - 1] : "", i ? " " : "", nm,
                                   *nm ? " " : "", x[i]);
     }
