@@ -64,6 +64,12 @@ run haws --out "$tmp/haws" >"$tmp/o" 2>&1; rc=$?
   || fail "malformed claims file: $rc $(cat "$tmp/o")"
 [ ! -e "$tmp/haws" ] || fail "a malformed claims file still ran the sweep"
 
+# a best over a config the experiment lacks is refused when the file is read
+sed 's/"configs": \["lrr", "gto"\]/"configs": ["lrr", "gtoo"]/' "$ex/demo.json" >"$tmp/bb.json"
+"$ws" sweep "$tmp/bb.json" --out "$tmp/bb" >"$tmp/o" 2>&1; rc=$?
+[ "$rc" -eq 2 ] && grep -q 'bb.json: \$.derived\[2\].configs\[1\]: expected the name of a config' "$tmp/o" \
+  || fail "best over an unknown config: $rc $(cat "$tmp/o")"
+
 needs_cuda "$ws" "the benchmarks"
 out="$tmp/out"
 # claims that hold: PASS, exit 0, report.md; --size overrides the file's "small"
