@@ -93,7 +93,10 @@ static int load_sel(const ctx *k, const char *m, json_t *o, claims_sel *s, bool 
     if (json_object_get(o, "config") && !s->config) return bad(k, m, "config: expected a name");
     if (s->config && !config_ok)
         return bad(k, m, "config: the ordering names the configs; leave it out here");
-    if (json_object_get(o, "size") && !s->size) return bad(k, m, "size: expected a size name");
+    if (json_object_get(o, "size") && (!s->size || (strcmp(s->size, "tiny")
+                                                    && strcmp(s->size, "small")
+                                                    && strcmp(s->size, "default"))))
+        return bad(k, m, "size: expected tiny, small or default");
     snprintf(mb, sizeof mb, "%s.benchmark", m);
     if (load_benches(k, mb, json_object_get(o, "benchmark"), s)) return -1;
     agg = json_string_value(json_object_get(o, "agg"));
@@ -182,6 +185,8 @@ static int load_order(const ctx *k, json_t *o, claim *c)
     }
     if (names && !of) return bad(k, "of", "expected the selection the config names apply to");
     if (of && load_sel(k, "of", of, &c->value.sel, false)) return -1;
+    if (c->per_benchmark && c->value.sel.agg)
+        return bad(k, "of.agg", "per_benchmark compares each benchmark: no agg");
     json_t *t = json_object_get(o, "tolerance");
     if (t && (!json_is_number(t) || json_number_value(t) < 0))
         return bad(k, "tolerance", "expected a relative margin >= 0 (e.g. 0.02)");

@@ -87,6 +87,8 @@ static void header(FILE *f, const claims_report_info *in)
     gethostname(host, sizeof host - 1);
     fprintf(f, "# Reproduction: %s\n\n", in->title);
     fprintf(f, "- command: `%s`\n", in->command);
+    fprintf(f, "- files: `experiments/%s.json` (the experiment), `experiments/%s.claims.json` "
+               "(the claims)\n", in->paper_id, in->paper_id);
     fprintf(f, "- simulator: warpsim %s\n", in->version);
     fprintf(f, "- machine: %s %s %s (%s), %ld CPU%s online\n", u.sysname, u.release, u.machine,
             host, cpus, cpus == 1 ? "" : "s");

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/claims.h"
 
 /* Two cache-sensitive benchmarks (a, b) and a compute one (c) under lrr
@@ -172,33 +173,56 @@ static void test_eval_errors(void **state)
     assert_non_null(strstr(r.why, "name a \"config\""));
 }
 
+/* Each malformed file is refused with the message naming the file, the
+   claim and the bad member (stderr caught in a temporary file). */
 static void test_load_errors(void **state)
 {
     (void)state;
-    static const char *const bad[] = {
-        "{\"claims\": []}",
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"value\": {\"metric\": \"m\"}}]}",                              /* no band */
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"order\": [\"a\", \"=<\", \"b\"], \"of\": {\"metric\": \"m\"}}]}",   /* bad relation */
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"band\": [2, 1], \"value\": {\"metric\": \"m\"}}]}",            /* low above high */
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"agg\": \"median\"}}]}",
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"band\": [1, 2], \"value\": {\"metric\": \"m\"}, \"each\": {\"metric\": \"m\"}}]}",
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"band\": [1, 2], \"value\": {\"metric\": \"m\"}}, {\"id\": \"k\", \"section\": \"s\", "
-        "\"text\": \"t\", \"paper\": 1, \"band\": [1, 2], \"value\": {\"metric\": \"m\"}}]}",
-        "{\"claims\": [{\"id\": \"k\", \"text\": \"t\", \"paper\": 1, \"band\": [1, 2], "
-        "\"value\": {\"metric\": \"m\"}}]}",                              /* no section */
-        "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
-        "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"confg\": \"x\"}}]}",
-        NULL};
-    for (int i = 0; bad[i]; i++) {
+#define HEAD "{\"claims\": [{\"id\": \"k\", \"section\": \"s\", \"text\": \"t\", \"paper\": 1, "
+    static const char *const bad[][2] = {
+        {"{\"claims\": []}", "bad.claims.json: $.claims: expected a non-empty array"},
+        {HEAD "\"value\": {\"metric\": \"m\"}}]}", "claim 'k' ($.claims[0].band): expected [LOW"},
+        {HEAD "\"order\": [\"a\", \"=<\", \"b\"], \"of\": {\"metric\": \"m\"}}]}",
+         "($.claims[0].order): item 1: expected one of"},
+        {HEAD "\"band\": [2, 1], \"value\": {\"metric\": \"m\"}}]}", "LOW 2 is above HIGH 1"},
+        {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"agg\": \"median\"}}]}",
+         "($.claims[0].value): agg: expected geomean"},
+        {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\"}, \"each\": {\"metric\": \"m\"}}]}",
+         "($.claims[0]): expected exactly one of"},
+        {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\"}}, {\"id\": \"k\", \"section\": "
+         "\"s\", \"text\": \"t\", \"paper\": 1, \"band\": [1, 2], \"value\": {\"metric\": \"m\"}}]}",
+         "claim 'k' ($.claims[1].id): id used twice"},
+        {"{\"claims\": [{\"id\": \"k\", \"text\": \"t\", \"paper\": 1, \"band\": [1, 2], "
+         "\"value\": {\"metric\": \"m\"}}]}", "claim 'k' ($.claims[0].section): expected"},
+        {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"confg\": \"x\"}}]}",
+         "($.claims[0].value): unknown key 'confg'"},
+        {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"size\": \"huge\"}}]}",
+         "size: expected tiny, small or default"},
+        {HEAD "\"order\": [\"a\", \"<\", \"b\"], \"per_benchmark\": true, \"of\": "
+         "{\"metric\": \"m\", \"agg\": \"mean\"}}]}", "($.claims[0].of.agg): per_benchmark"},
+        {"{\"claims\": [{\"section\": \"s\"}]}", "claim #1 ($.claims[0].id): expected an id"},
+    };
+#undef HEAD
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         claims_file cf;
-        assert_int_equal(claims_load_string(&cf, "bad.claims.json", bad[i]), -1);
+        char msg[1024] = "";
+        FILE *f = tmpfile();
+        int saved = dup(2);
+        assert_non_null(f);
+        fflush(stderr);
+        dup2(fileno(f), 2);
+        int rc = claims_load_string(&cf, "bad.claims.json", bad[i][0]);
+        fflush(stderr);
+        dup2(saved, 2);
+        close(saved);
+        rewind(f);
+        size_t n = fread(msg, 1, sizeof msg - 1, f);
+        msg[n] = 0;
+        fclose(f);
         claims_free(&cf);
+        assert_int_equal(rc, -1);
+        if (!strstr(msg, bad[i][1])) fail_msg("file %zu: '%s' lacks '%s'", i, msg, bad[i][1]);
+        assert_non_null(strstr(msg, "bad.claims.json"));
     }
 }
 
