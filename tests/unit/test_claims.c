@@ -37,6 +37,10 @@ static void table(claims_table *t)
     claims_table_add(t, "speedup", "b", "tiny", "gto", "", NULL, 4);
     claims_table_add(t, "speedup", "c", "tiny", "gto", "", NULL, 0.99);
     claims_table_add(t, "gm", "cache-sensitive", "tiny", "gto", "", NULL, sqrt(8));
+    /* a best over lrr and gto: its config column names the winner */
+    claims_table_add(t, "best_ipc", "a", "tiny", "gto", "", NULL, 20);
+    claims_table_add(t, "best_ipc", "b", "tiny", "gto", "", NULL, 40);
+    claims_table_add(t, "best_ipc", "c", "tiny", "lrr", "", NULL, 10);
     claims_table_add(t, "ipc", "b", "small", "lrr", "", "ok", 10);
     claims_table_add(t, "ipc", "b", "small", "gto", "", "fail", NAN);
     claims_table_add(t, "gm", "cache-sensitive", "small", "gto", "", NULL, NAN);
@@ -73,6 +77,15 @@ static void test_band(void **state)
     assert_int_equal(eval1("\"band\": [26.6, 26.7], \"value\": {\"metric\": \"ipc\", \"config\": "
                            "\"gto\", \"benchmark\": {\"class\": \"cache-sensitive\"}, "
                            "\"agg\": \"hmean\"}", &r), CLAIMS_PASS);
+    /* CCWS-like "within 10 % of Best-SWL": hmean IPC over hmean of the best */
+    assert_int_equal(eval1("\"band\": [0.9, 1.1], \"value\": {\"ratio\": [{\"metric\": \"ipc\", "
+                           "\"config\": \"lrr\", \"agg\": \"hmean\"}, {\"metric\": \"best_ipc\", "
+                           "\"agg\": \"hmean\"}]}", &r), CLAIMS_FAIL);
+    assert_string_equal(r.measured, "0.583333");
+    assert_int_equal(eval1("\"band\": [0.9, 1.1], \"value\": {\"ratio\": [{\"metric\": \"ipc\", "
+                           "\"config\": \"gto\", \"benchmark\": [\"a\", \"b\"], \"agg\": \"hmean\"}, "
+                           "{\"metric\": \"best_ipc\", \"benchmark\": {\"class\": "
+                           "\"cache-sensitive\"}, \"agg\": \"hmean\"}]}", &r), CLAIMS_PASS);
     /* ratio and difference of scalars */
     assert_int_equal(eval1("\"band\": [2, 2], \"value\": {\"ratio\": [{\"metric\": \"ipc\", "
                            "\"config\": \"gto\", \"benchmark\": \"a\"}, {\"metric\": \"ipc\", "
