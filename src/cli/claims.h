@@ -140,6 +140,9 @@ typedef struct claims_report_info {
 
 /* The claim's line: "PASS id: measured vs paper (band)". */
 void claims_line(char *buf, size_t len, const claim *c, const claims_result *r);
+/* "claims: N passed, M failed, K skipped" (", E in error" when E > 0);
+   cnt indexed by CLAIMS_*. */
+void claims_summary(char *buf, size_t len, const int cnt[4]);
 /* DIR/report.md. 0, or -1 (printed). */
 int claims_write_report(const claims_report_info *info, const claims_file *cf,
                         const claims_result *res, const claims_table *t);

@@ -23,6 +23,15 @@ void claims_line(char *buf, size_t len, const claim *c, const claims_result *r)
                  r->verdict == CLAIMS_SKIP ? r->why : r->measured, c->paper, r->band);
 }
 
+void claims_summary(char *buf, size_t len, const int cnt[4])
+{
+    int n = snprintf(buf, len, "claims: %d passed, %d failed, %d skipped", cnt[CLAIMS_PASS],
+                     cnt[CLAIMS_FAIL], cnt[CLAIMS_SKIP]);
+    /* only a wrong claims file has errors: the usual line stays as documented */
+    if (cnt[CLAIMS_ERROR] && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", %d in error (the claims file)", cnt[CLAIMS_ERROR]);
+}
+
 /* A table cell: '|' would end it, a newline the row. */
 static void cell(FILE *f, const char *s)
 {
@@ -58,8 +67,9 @@ static void claims_table_md(FILE *f, const claims_file *cf, const claims_result 
         claims_line(line, sizeof line, &cf->claims[i], &res[i]);
         fprintf(f, "%s\n", line);
     }
-    fprintf(f, "claims: %d passed, %d failed, %d skipped\n```\n\n", cnt[CLAIMS_PASS],
-            cnt[CLAIMS_FAIL], cnt[CLAIMS_SKIP]);
+    char sum[160];
+    claims_summary(sum, sizeof sum, cnt);
+    fprintf(f, "%s\n```\n\n", sum);
 }
 
 /* Each failed point once: the rows of the first statistic column. */

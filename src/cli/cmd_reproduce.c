@@ -171,8 +171,9 @@ static int verdict(const repro_cli *c, const sweep_exp *x, claims_file *cf,
         else printf("%s\n", line);
     }
     rc = claims_write_report(info, cf, res, &t);
-    printf("claims: %d passed, %d failed, %d skipped\n", cnt[CLAIMS_PASS], cnt[CLAIMS_FAIL],
-           cnt[CLAIMS_SKIP]);
+    char sum[160];
+    claims_summary(sum, sizeof sum, cnt);
+    printf("%s\n", sum);
     if (!rc) fprintf(stderr, "reproduce: %s/report.md\n", c->o.out_dir);
     rc = cnt[CLAIMS_ERROR] ? CLI_EXIT_USAGE
        : cnt[CLAIMS_FAIL] || sweep_rc || rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;

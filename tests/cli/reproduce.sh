@@ -108,6 +108,8 @@ grep -q '^| FAIL | cannot-hold |' "$out/report.md" || fail "report.md lacks the 
 run fetch-dram --size tiny --resume --out "$out" --bin-dir "$tmp/bin" >"$tmp/o3" 2>"$tmp/e3"; rc=$?
 [ "$rc" -eq 2 ] && grep -q "fetch-dram.claims.json: claim 'typo': unknown metric 'gmm'" "$tmp/e3" \
   || fail "unknown metric: $rc $(cat "$tmp/e3")"
+[ "$(tail -1 "$tmp/o3")" = "claims: 0 passed, 0 failed, 0 skipped, 1 in error (the claims file)" ] \
+  || fail "summary with an error: $(tail -1 "$tmp/o3")"
 
 # a failed run: the claim that needs it is SKIP naming it, the others are
 # evaluated, the exit is 1 and report.md lists the run
