@@ -40,6 +40,7 @@ int cli_cmd_compare(int argc, char **argv);      /* cmd_compare.c */
 int cli_cmd_correlate(int argc, char **argv);    /* cmd_correlate.c */
 int cli_cmd_sweep(int argc, char **argv);        /* cmd_sweep.c */
 int cli_cmd_belady(int argc, char **argv);       /* cmd_belady.c */
+int cli_cmd_reproduce(int argc, char **argv);    /* cmd_reproduce.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

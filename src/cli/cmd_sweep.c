@@ -101,51 +101,51 @@ static int make_dir(const char *d)
 }
 
 /* Output folders, resume records, runs.jsonl open for appending. */
-static FILE *prepare_out(const sweep_cli *c, const sweep_point *pts, int n, sweep_result *res)
+static FILE *prepare_out(const sweep_opts *o, const sweep_point *pts, int n, sweep_result *res)
 {
     char d[4200];
-    if (make_dir(c->o.out_dir)) return NULL;
-    snprintf(d, sizeof d, "%s/logs", c->o.out_dir);
+    if (make_dir(o->out_dir)) return NULL;
+    snprintf(d, sizeof d, "%s/logs", o->out_dir);
     if (make_dir(d)) return NULL;
-    snprintf(d, sizeof d, "%s/tmp", c->o.out_dir);
+    snprintf(d, sizeof d, "%s/tmp", o->out_dir);
     if (make_dir(d)) return NULL;
-    snprintf(d, sizeof d, "%s/runs.jsonl", c->o.out_dir);
-    if (c->o.resume && sweep_resume_load(d, c->o.version, pts, n, res)) {
+    snprintf(d, sizeof d, "%s/runs.jsonl", o->out_dir);
+    if (o->resume && sweep_resume_load(d, o->version, pts, n, res)) {
         cli_error("sweep", "cannot read %s: %s", d, strerror(errno));
         return NULL;
     }
     /* without --resume the file starts afresh; with it, new runs follow
        the old ones (nothing already written is lost) */
-    FILE *f = fopen(d, c->o.resume ? "a" : "w");
+    FILE *f = fopen(d, o->resume ? "a" : "w");
     if (!f) cli_error("sweep", "cannot write %s: %s", d, strerror(errno));
     return f;
 }
 
-static int run(sweep_cli *c, sweep_exp *x, const bench_manifest *m)
+int sweep_execute(const sweep_opts *o, const sweep_exp *x, const bench_manifest *m)
 {
     sweep_point *pts = NULL;
     int n = sweep_points(x, &pts), rc = CLI_EXIT_FAIL, failed = 0, reused = 0;
     if (n < 0) return CLI_EXIT_FAIL;
-    if (c->o.dry_run) { dry_run(x, pts, n); free(pts); return CLI_EXIT_OK; }
+    if (o->dry_run) { dry_run(x, pts, n); free(pts); return CLI_EXIT_OK; }
     sweep_result *res = calloc((size_t)n + 1, sizeof *res);
     for (int i = 0; res && i < n; i++) res[i].status = SWEEP_NOTRUN;
-    FILE *jl = res ? prepare_out(c, pts, n, res) : NULL;
+    FILE *jl = res ? prepare_out(o, pts, n, res) : NULL;
     if (!jl) goto out;
     for (int i = 0; i < n; i++) reused += res[i].reused;
     fprintf(stderr, "sweep: %s: %d point%s, %d to run (%d kept from runs.jsonl), %d at a time\n",
-            x->name, n, n == 1 ? "" : "s", n - reused, reused, c->o.jobs);
-    sweep_run_all(x, m, pts, n, res, &c->o, jl);
+            x->name, n, n == 1 ? "" : "s", n - reused, reused, o->jobs);
+    sweep_run_all(x, m, pts, n, res, o, jl);
     fclose(jl);
     for (int i = 0; i < n; i++) failed += res[i].status != SWEEP_OK;
     /* figures after the tables (a failed run is an empty cell in them): a
        missing gnuplot loses no result */
-    if (sweep_write_csv(c->o.out_dir, x, pts, n, res) == 0
-        && sweep_write_derived(c->o.out_dir, x, pts, n, res) == 0) {
-        int fig = sweep_draw_figures(c->o.out_dir, x);
+    if (sweep_write_csv(o->out_dir, x, pts, n, res) == 0
+        && sweep_write_derived(o->out_dir, x, pts, n, res) == 0) {
+        int fig = sweep_draw_figures(o->out_dir, x);
         rc = failed || fig ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     }
     printf("sweep: %d point%s, %d ok, %d failed; %s/results.csv\n", n, n == 1 ? "" : "s",
-           n - failed, failed, c->o.out_dir);
+           n - failed, failed, o->out_dir);
 out:
     for (int i = 0; res && i < n; i++) { json_decref(res[i].stats); json_decref(res[i].report); }
     free(res);
@@ -172,7 +172,7 @@ int cli_cmd_sweep(int argc, char **argv)
     else {
         /* the programs' own configuration warnings go to their logs once */
         setenv("WARPSIM_CONFIG_WARNED", "1", 1);
-        if (!c.figures_only) rc = run(&c, &x, &m);
+        if (!c.figures_only) rc = sweep_execute(&c.o, &x, &m);
         else if (!x.nfigures) {
             cli_error("sweep", "%s has no figures to draw", c.file);
             rc = CLI_EXIT_USAGE;

@@ -48,7 +48,8 @@ typedef struct sweep_stat {
     const char *name, *path;
 } sweep_stat;
 
-enum { SWEEP_D_SPEEDUP, SWEEP_D_RATIO, SWEEP_D_GEOMEAN, SWEEP_D_HMEAN, SWEEP_D_MEAN };
+enum { SWEEP_D_SPEEDUP, SWEEP_D_RATIO, SWEEP_D_GEOMEAN, SWEEP_D_HMEAN, SWEEP_D_MEAN,
+       SWEEP_D_BEST };
 
 /* A derived metric (derived.csv). */
 typedef struct sweep_derived {
@@ -59,6 +60,11 @@ typedef struct sweep_derived {
     bool higher_is_better;      /* speedup: value / baseline instead of baseline / value */
     const char *group_class;    /* means: benchmarks with this class tag; NULL = all */
     const char *group_label;    /* the benchmark column of a mean's rows */
+    /* best: per benchmark x size x seed, the best value over the configs
+       named in best_names or whose name starts with best_prefix */
+    const char *best_prefix;
+    const char *best_names[SWEEP_MAX_SETS];
+    int nbest;
 } sweep_derived;
 
 enum { SWEEP_FIG_BARS, SWEEP_FIG_LINES };
@@ -162,6 +168,11 @@ typedef struct sweep_opts {
 struct bench_manifest;
 int sweep_run_all(const sweep_exp *x, const struct bench_manifest *m, const sweep_point *pts,
                   int n, sweep_result *res, const sweep_opts *o, void *jsonl);
+/* The whole sweep of cmd_sweep.c (also `warpsim reproduce`): run the points
+   (or list them, o->dry_run), write runs.jsonl, results.csv, derived.csv
+   and the figures into o->out_dir. CLI_EXIT_OK, or CLI_EXIT_FAIL when a
+   run failed, a figure could not be drawn or a table not written. */
+int sweep_execute(const sweep_opts *o, const sweep_exp *x, const struct bench_manifest *m);
 /* The simulator version: WS_VERSION_STRING + the FNV-1a of this binary. */
 void sweep_version(char *buf, size_t len);
 

@@ -4,7 +4,8 @@
 ** Per-point metrics (speedup over a baseline config, normalisation) are
 ** computed from collected statistics of the point and its baseline twin
 ** (same benchmark, size, seed); means (geometric, harmonic, arithmetic)
-** over a group of benchmarks per size x config x seed.  A value that
+** over a group of benchmarks per size x config x seed; the best value per
+** benchmark over a set of configs (Best-SWL of the CCWS paper).  A value that
 ** cannot be computed (a failed run, a missing statistic, a zero) is an
 ** empty cell, never a number.
 */
@@ -19,7 +20,7 @@
 #include <string.h>
 
 static const char *const kind_names[] = {"speedup", "normalized", "geomean", "hmean", "mean",
-                                         NULL};
+                                         "best", NULL};
 
 /* Well-formed path: segments split by '.', each a name optionally followed
    by [INDEX] or [NAME] selectors. */
@@ -98,10 +99,39 @@ static int load_group(sweep_exp *x, const char *p, json_t *g, sweep_derived *d)
     return 0;
 }
 
+/* The "configs" of a best: a list of config names or {"prefix": P}. */
+static int load_best(sweep_exp *x, const char *p, json_t *cs, sweep_derived *d)
+{
+    json_t *pre = json_object_get(cs, "prefix"), *v;
+    size_t i;
+    int hits = 0;
+    if (json_is_string(pre) && json_object_size(cs) == 1) {
+        d->best_prefix = json_string_value(pre);
+        for (int c = 0; c < x->nconfigs; c++)
+            hits += strncmp(x->configs[c].name, d->best_prefix, strlen(d->best_prefix)) == 0;
+        if (hits) return 0;
+        return cli_error("sweep", "%s: %s.configs: no config name starts with '%s'", x->path, p,
+                         d->best_prefix), -1;
+    }
+    if (!json_is_array(cs) || !json_array_size(cs) || json_array_size(cs) > SWEEP_MAX_SETS)
+        return cli_error("sweep", "%s: %s.configs: expected up to %d config names or "
+                         "{\"prefix\": P}", x->path, p, SWEEP_MAX_SETS), -1;
+    json_array_foreach(cs, i, v) {
+        int c = 0;
+        while (json_is_string(v) && c < x->nconfigs
+               && strcmp(x->configs[c].name, json_string_value(v))) c++;
+        if (!json_is_string(v) || c == x->nconfigs)
+            return cli_error("sweep", "%s: %s.configs[%zu]: expected the name of a config",
+                             x->path, p, i), -1;
+        d->best_names[d->nbest++] = json_string_value(v);
+    }
+    return 0;
+}
+
 static int load_one_derived(sweep_exp *x, json_t *v, int i)
 {
     static const char *const keys[] = {"name", "kind", "of", "baseline", "higher_is_better",
-                                       "group", NULL};
+                                       "group", "configs", NULL};
     char p[64];
     sweep_derived *d = &x->derived[i];
     snprintf(p, sizeof p, "$.derived[%d]", i);
@@ -126,14 +156,24 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
     for (int j = 0; kind && kind_names[j]; j++)
         if (strcmp(kind, kind_names[j]) == 0) d->kind = j;
     if (d->kind < 0)
-        return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, geomean, hmean or "
-                         "mean", x->path, p), -1;
+        return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, geomean, hmean, "
+                         "mean or best", x->path, p), -1;
     int od = d->of ? find_derived(x, d->of, i) : -1;
     bool per_point = d->kind <= SWEEP_D_RATIO;
     if (!d->of || (find_stat(x, d->of) < 0
                    && (per_point || od < 0 || x->derived[od].kind > SWEEP_D_RATIO)))
         return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
                          per_point ? "" : " or an earlier speedup/normalized metric"), -1;
+    if ((d->kind == SWEEP_D_BEST) != !!json_object_get(v, "configs"))
+        return cli_error("sweep", "%s: %s.configs: %s", x->path, p, d->kind == SWEEP_D_BEST
+                         ? "expected the configs to choose from" : "only a best has configs"), -1;
+    if (d->kind == SWEEP_D_BEST) {
+        /* the best of a speedup or an IPC is its highest value */
+        json_t *h = json_object_get(v, "higher_is_better");
+        if (load_best(x, p, json_object_get(v, "configs"), d)) return -1;
+        d->higher_is_better = !h || json_is_true(h);
+        return 0;
+    }
     if (per_point) {
         int c = 0;
         while (d->baseline && c < x->nconfigs && strcmp(x->configs[c].name, d->baseline)) c++;
@@ -239,6 +279,46 @@ static void group_mean(FILE *f, const sweep_exp *x, const sweep_point *pts, int 
     }
 }
 
+static bool best_member(const sweep_derived *d, const char *config)
+{
+    if (d->best_prefix) return strncmp(config, d->best_prefix, strlen(d->best_prefix)) == 0;
+    for (int i = 0; i < d->nbest; i++)
+        if (strcmp(d->best_names[i], config) == 0) return true;
+    return false;
+}
+
+/* One row per benchmark x size x seed: the best value over the chosen
+   configs, its config column naming the one that gave it (empty value,
+   first chosen config, when any of them has no value). */
+static void best(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
+                 const sweep_result *res, double **dv, int k)
+{
+    const sweep_derived *d = &x->derived[k];
+    for (int i = 0; i < n; i++) {
+        const sweep_point *p = &pts[i];
+        int first = -1, win = -1;
+        for (int j = 0; j < n && first < 0; j++)
+            if (pts[j].bench == p->bench && pts[j].size == p->size && pts[j].seed == p->seed
+                && best_member(d, x->configs[pts[j].config].name)) first = j;
+        if (first != i) continue;           /* one row per (benchmark, size, seed) */
+        double b = NAN;
+        bool ok = true;
+        for (int j = i; j < n; j++) {
+            if (pts[j].bench != p->bench || pts[j].size != p->size || pts[j].seed != p->seed
+                || !best_member(d, x->configs[pts[j].config].name)) continue;
+            double v = value(x, res, dv, d->of, j);
+            ok = ok && isfinite(v);
+            if (isfinite(v) && (win < 0 || (d->higher_is_better ? v > b : v < b))) { b = v; win = j; }
+        }
+        dv[k][i] = ok ? b : NAN;
+        fprintf(f, "%s,%s,%s,%s,", d->name, x->benches[p->bench].name,
+                sweep_size_names[x->sizes[p->size]], x->configs[pts[ok ? win : i].config].name);
+        if (p->seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[p->seed]);
+        fputc(',', f);
+        put_value(f, dv[k][i]);
+    }
+}
+
 int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *pts, int n,
                         const sweep_result *res)
 {
@@ -258,6 +338,7 @@ int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *
     for (int k = 0; k < x->nderived; k++) {
         dv[k] = calloc((size_t)n + 1, sizeof **dv);
         if (x->derived[k].kind <= SWEEP_D_RATIO) per_point(f, x, pts, n, res, dv, k);
+        else if (x->derived[k].kind == SWEEP_D_BEST) best(f, x, pts, n, res, dv, k);
         else group_mean(f, x, pts, n, res, dv, k);
     }
     for (int k = 0; k < x->nderived; k++) free(dv[k]);

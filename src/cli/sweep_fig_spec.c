@@ -80,7 +80,8 @@ static int check_data(const sweep_exp *x, int i, sweep_figure *f)
                    "metric of $.derived");
     if (f->kind == SWEEP_FIG_BARS) {
         const sweep_derived *m = f->mean ? find_derived(x, f->mean) : NULL;
-        if (f->mean && (!m || m->kind <= SWEEP_D_RATIO || strcmp(m->of, f->metric) != 0))
+        if (f->mean && (!m || m->kind <= SWEEP_D_RATIO || m->kind == SWEEP_D_BEST
+                          || strcmp(m->of, f->metric) != 0))
             return bad(x, i, "mean", "expected a geomean/hmean/mean metric of $.derived whose "
                        "'of' is '%s'", f->metric);
         if (f->x) return bad(x, i, "x", "only a \"lines\" figure has an x setting");
