@@ -2,7 +2,8 @@
 ** cmd_sweep.c -- `warpsim sweep FILE`: run an experiment's matrix of
 ** benchmark x size x config x seed points on the timing model, each as its
 ** own process, N at a time, into DIR/runs.jsonl, DIR/results.csv and
-** DIR/derived.csv, then the experiment's figures into DIR/figures/
+** DIR/derived.csv (and, when it asks, each run's time series into
+** DIR/runs/), then the experiment's figures into DIR/figures/
 ** (sweep_*.c hold the parts; docs/experiments.md the file format and the
 ** outputs).
 */
@@ -100,8 +101,25 @@ static int make_dir(const char *d)
     return -1;
 }
 
+/* A kept run whose time series the experiment wants but runs/ lacks (an
+   older sweep without "timeseries", a deleted file) runs again. */
+static void drop_without_ts(const sweep_cli *c, const sweep_exp *x, const sweep_point *pts,
+                            int n, sweep_result *res)
+{
+    char ts[4200];
+    for (int i = 0; x->ts_interval && i < n; i++) {
+        sweep_ts_path(c->o.out_dir, pts[i].hash, ts, sizeof ts);
+        if (!res[i].reused || access(ts, R_OK) == 0) continue;
+        json_decref(res[i].stats);
+        json_decref(res[i].report);
+        memset(&res[i], 0, sizeof res[i]);
+        res[i].status = SWEEP_NOTRUN;
+    }
+}
+
 /* Output folders, resume records, runs.jsonl open for appending. */
-static FILE *prepare_out(const sweep_cli *c, const sweep_point *pts, int n, sweep_result *res)
+static FILE *prepare_out(const sweep_cli *c, const sweep_exp *x, const sweep_point *pts, int n,
+                         sweep_result *res)
 {
     char d[4200];
     if (make_dir(c->o.out_dir)) return NULL;
@@ -109,11 +127,14 @@ static FILE *prepare_out(const sweep_cli *c, const sweep_point *pts, int n, swee
     if (make_dir(d)) return NULL;
     snprintf(d, sizeof d, "%s/tmp", c->o.out_dir);
     if (make_dir(d)) return NULL;
+    snprintf(d, sizeof d, "%s/runs", c->o.out_dir);
+    if (x->ts_interval && make_dir(d)) return NULL;
     snprintf(d, sizeof d, "%s/runs.jsonl", c->o.out_dir);
     if (c->o.resume && sweep_resume_load(d, c->o.version, pts, n, res)) {
         cli_error("sweep", "cannot read %s: %s", d, strerror(errno));
         return NULL;
     }
+    drop_without_ts(c, x, pts, n, res);
     /* without --resume the file starts afresh; with it, new runs follow
        the old ones (nothing already written is lost) */
     FILE *f = fopen(d, c->o.resume ? "a" : "w");
@@ -129,7 +150,7 @@ static int run(sweep_cli *c, sweep_exp *x, const bench_manifest *m)
     if (c->o.dry_run) { dry_run(x, pts, n); free(pts); return CLI_EXIT_OK; }
     sweep_result *res = calloc((size_t)n + 1, sizeof *res);
     for (int i = 0; res && i < n; i++) res[i].status = SWEEP_NOTRUN;
-    FILE *jl = res ? prepare_out(c, pts, n, res) : NULL;
+    FILE *jl = res ? prepare_out(c, x, pts, n, res) : NULL;
     if (!jl) goto out;
     for (int i = 0; i < n; i++) reused += res[i].reused;
     fprintf(stderr, "sweep: %s: %d point%s, %d to run (%d kept from runs.jsonl), %d at a time\n",
