@@ -418,12 +418,9 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
             misses += mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D))->misses;
         }
         uint64_t wi = st->warp_insns, ti = st->thread_insns;
-        /* add what running warps executed so far (finished CTAs are in st) */
-        for (uint32_t i = 0; i < g->nsm; i++)
-            for (uint32_t w = 0; w < core_sm_slots(g->sms[i]); w++) {
-                const emu_warp *ew = core_sm_warp(g->sms[i], w, NULL);
-                if (ew) { wi += ew->warp_insns; ti += ew->thread_insns; }
-            }
+        /* add what resident CTAs executed so far (finished CTAs are in st),
+           their finished warps included */
+        for (uint32_t i = 0; i < g->nsm; i++) core_sm_insns_resident(g->sms[i], &wi, &ti);
         gpu_sample *sp = &st->samples[st->nsamples++];
         memset(sp, 0, sizeof *sp);     /* padding too: samples compare bytewise */
         sp->cycle = *next_sample - st->start_cycle;
