@@ -50,9 +50,10 @@ static uint64_t u(json_t *o, const char *k)
    it (NULL: the launch's start, all counters zero). */
 static double series_value(int s, json_t *o, json_t *prev)
 {
-    double dc = (double)(u(o, "cycle") - (prev ? u(prev, "cycle") : 0));
-#define D(k) ((double)(u(o, k) - (prev ? u(prev, k) : 0)))
-    double dw = D("warp_insns");
+    /* in doubles: a counter that fell (a file of an older simulator) gives
+       a negative value, not a wrapped one */
+#define D(k) ((double)u(o, k) - (prev ? (double)u(prev, k) : 0.0))
+    double dc = D("cycle"), dw = D("warp_insns");
     switch (s) {
     case SWEEP_TS_IPC: return dc > 0 ? D("thread_insns") / dc : NAN;
     case SWEEP_TS_WARP_IPC: return dc > 0 ? dw / dc : NAN;
