@@ -57,9 +57,11 @@ int sweep_fig_stacked_csv(FILE *o, const fig_table *t, const sweep_exp *x,
 
 /* The plot command: with one config a stack per benchmark (its name
    below); with several, a group per benchmark (gnuplot's newhistogram,
-   the benchmark under the group) of one stack per config, every group
-   starting from the same colour so a component keeps its colour. */
-static void plot_cmd(FILE *o, const sweep_exp *x, const sweep_figure *g, const char *csv)
+   the benchmark under the group, `drop` character heights below the
+   axis) of one stack per config, every group starting from the same
+   colour so a component keeps its colour. */
+static void plot_cmd(FILE *o, const sweep_exp *x, const sweep_figure *g, const char *csv,
+                     double drop)
 {
     int last = g->ncomp + 2;
     if (x->nconfigs == 1) {
@@ -73,7 +75,7 @@ static void plot_cmd(FILE *o, const sweep_exp *x, const sweep_figure *g, const c
         int first = b * x->nconfigs;
         fprintf(o, "%s \\\n  newhistogram ", b ? "," : "");
         sweep_fig_gp_str(o, x->benches[b].name);
-        fprintf(o, " lt 1, for [i=3:%d] ", last);
+        fprintf(o, " offset 0,%.1f lt 1, for [i=3:%d] ", -drop, last);
         sweep_fig_gp_str(o, csv);
         fprintf(o, " every ::%d::%d using i:xtic(2) %s", first, first + x->nconfigs - 1,
                 b ? "notitle" : "title columnhead(i)");
@@ -87,17 +89,29 @@ void sweep_fig_stacked_script(FILE *o, const sweep_exp *x, const sweep_figure *g
     char csv[PATH_MAX + 16];
     int w = 260 + rows * 40 + x->nbenches * 30;
     w = w < 800 ? 800 : w > 4000 ? 4000 : w;
+    /* many stacks: the x labels (benchmarks, or configs under their
+       benchmark) turn; the bottom margin leaves room for the longest config
+       label turned (a character is about 0.6 of the text height wide) and
+       the group titles a line below the labels (gnuplot places them under
+       the labels' own height) */
+    bool grouped = x->nconfigs > 1, turn = grouped ? rows > 16 : rows > 6;
+    size_t longest = 0;
+    for (int c = 0; c < x->nconfigs; c++)
+        if (strlen(x->configs[c].name) > longest) longest = strlen(x->configs[c].name);
+    double drop = 1.0, margin = 4.5 + (turn ? 0.6 * (double)longest : 0.0);
     snprintf(csv, sizeof csv, "%s.csv", stem);
     sweep_fig_gp_head(o, g, g->normalize ? "% of the stack" : "count");
     /* the header line is the components' names, for every plot clause */
     fprintf(o, "set key outside right top vertical autotitle columnhead\n"
                "set style data histograms\nset style histogram rowstacked gap 1\n"
                "set style fill solid 0.85 border -1\nset boxwidth 0.8 relative\n"
-               "set yrange [0:%s]\n%s", g->normalize ? "100" : "*",
-            x->nconfigs == 1 && rows > 6 ? "set xtics rotate by 40 right\n" : "");
+               "set yrange [0:%s]\n", g->normalize ? "100" : "*");
+    if (turn) fputs(grouped ? "set xtics rotate by 90 right\n" : "set xtics rotate by 40 right\n",
+                    o);
+    if (grouped) fprintf(o, "set bmargin %.1f\n", margin);
     for (int t = 0; t < 2; t++) {
         sweep_fig_gp_term(o, stem, t, w);
-        plot_cmd(o, x, g, csv);
+        plot_cmd(o, x, g, csv, drop);
     }
     fputs("unset output\n", o);
 }
