@@ -6,7 +6,8 @@
 ** points in worker processes (sweep_run.c, through cli_pool.c), and the
 ** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
 ** sweep_derived.c) and the figures drawn from those tables (sweep_fig.c,
-** sweep_fig_spec.c).
+** sweep_fig_spec.c; sweep_fig_stacked.c, sweep_fig_ts.c behind
+** sweep_fig.h) and from the runs' kept time series (DIR/runs/).
 */
 #ifndef WS_CLI_SWEEP_H
 #define WS_CLI_SWEEP_H
