@@ -95,7 +95,7 @@ typedef struct sweep_figure {
 /* The series a timeseries figure can show, per interval of the run's time
    series (sweep_fig_ts.c; names in sweep_ts_series_names). */
 enum { SWEEP_TS_IPC, SWEEP_TS_WARP_IPC, SWEEP_TS_ACTIVE_WARPS, SWEEP_TS_L1D_MISSES,
-       SWEEP_TS_L1D_MPKI, SWEEP_TS_LSU_STALL, SWEEP_TS_COUNT };
+       SWEEP_TS_L1D_MISS_RATE, SWEEP_TS_L1D_MPKI, SWEEP_TS_LSU_STALL, SWEEP_TS_COUNT };
 extern const char *const sweep_ts_series_names[SWEEP_TS_COUNT];
 
 typedef struct sweep_exp {

@@ -163,7 +163,7 @@ static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
         if (strcmp(s, sweep_ts_series_names[j]) == 0) f->series = j;
     if (f->series < 0)
         return bad(x, i, "series", "expected one of ipc, warp_ipc, active_warps, l1d_misses, "
-                   "l1d_mpki, lsu_stall_cycles");
+                   "l1d_miss_rate, l1d_mpki, lsu_stall_cycles");
     if (!a) {
         if (x->nbenches * x->nconfigs > SWEEP_FIG_MAX_PTS)
             return bad(x, i, "points", "more than %d benchmark x config lines: choose them "

@@ -22,14 +22,15 @@
 const char *const sweep_ts_series_names[SWEEP_TS_COUNT] = {
     [SWEEP_TS_IPC] = "ipc", [SWEEP_TS_WARP_IPC] = "warp_ipc",
     [SWEEP_TS_ACTIVE_WARPS] = "active_warps", [SWEEP_TS_L1D_MISSES] = "l1d_misses",
-    [SWEEP_TS_L1D_MPKI] = "l1d_mpki", [SWEEP_TS_LSU_STALL] = "lsu_stall_cycles",
+    [SWEEP_TS_L1D_MISS_RATE] = "l1d_miss_rate", [SWEEP_TS_L1D_MPKI] = "l1d_mpki", [SWEEP_TS_LSU_STALL] = "lsu_stall_cycles",
 };
 
 /* Per series: what the y axis says when the figure gives no ylabel. */
 static const char *const series_label[SWEEP_TS_COUNT] = {
     "IPC (thread instructions per cycle, per interval)",
     "warp instructions per cycle, per interval", "active warps",
-    "L1D misses per interval", "L1D misses per 1000 warp instructions, per interval",
+    "L1D misses per interval", "L1D miss rate (misses / accesses, per interval)",
+    "L1D misses per 1000 warp instructions, per interval",
     "LSU stall cycles per interval",
 };
 
@@ -59,6 +60,11 @@ static double series_value(int s, json_t *o, json_t *prev)
     case SWEEP_TS_WARP_IPC: return dc > 0 ? dw / dc : NAN;
     case SWEEP_TS_ACTIVE_WARPS: return (double)u(o, "active_warps");
     case SWEEP_TS_L1D_MISSES: return D("l1d_misses");
+    case SWEEP_TS_L1D_MISS_RATE: {
+        /* the file of a simulator before l1d_accesses was sampled has none */
+        double da = D("l1d_accesses");
+        return da > 0 ? D("l1d_misses") / da : NAN;
+    }
     case SWEEP_TS_L1D_MPKI: return dw > 0 ? 1000.0 * D("l1d_misses") / dw : NAN;
     default: return D("lsu_stall_cycles");
     }

@@ -412,10 +412,12 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
             st->samples = p;
         }
         uint32_t live = 0;
-        uint64_t misses = 0;
+        uint64_t misses = 0, accesses = 0;
         for (uint32_t i = 0; i < g->nsm; i++) {
+            const gpu_cache_stats *l1d = mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D));
             live += core_sm_live_warps(g->sms[i]);
-            misses += mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D))->misses;
+            misses += l1d->misses;
+            accesses += l1d->accesses;
         }
         uint64_t wi = st->warp_insns, ti = st->thread_insns;
         /* add what resident CTAs executed so far (finished CTAs are in st),
@@ -429,6 +431,7 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
         sp->active_warps = live;
         sp->l1d_misses = misses;
         sp->lsu_stall_cycles = st->lsu_stall_cycles;
+        sp->l1d_accesses = accesses;
         *next_sample += iv;
     }
 }

@@ -38,23 +38,25 @@ cat >"$tmp/e.json" <<'J'
              {"name": "ipc_t", "kind": "timeseries", "series": "ipc", "title": "IPC over time"},
              {"name": "mpki", "kind": "timeseries", "series": "l1d_mpki",
               "points": [{"benchmark": "kmeans", "config": "gto"},
-                         {"benchmark": "coulomb", "config": "lrr", "size": "tiny"}]}]}
+                         {"benchmark": "coulomb", "config": "lrr", "size": "tiny"}]},
+             {"name": "l1mr", "kind": "timeseries", "series": "l1d_miss_rate",
+              "points": [{"benchmark": "kmeans", "config": "lrr"}]}]}
 J
 o="$tmp/o"
 run "$tmp/e.json" --jobs 2 --out "$o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 # the bad config's 2 runs fail: exit 1, the figures still drawn
 [ "$rc" -eq 1 ] || fail "sweep exited $rc, want 1 (2 failed runs): $(tail -5 "$tmp/err")"
 grep -q '4 ok, 2 failed' "$tmp/out" || fail "want 4 ok, 2 failed: $(cat "$tmp/out")"
-for f in slots slots_raw ipc_t mpki; do
+for f in slots slots_raw ipc_t mpki l1mr; do
   for e in png svg csv gp; do [ -s "$o/figures/$f.$e" ] || fail "no $o/figures/$f.$e"; done
   [ "$(head -c 8 "$o/figures/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
     || fail "$f.png lacks the PNG signature"
-  python3 - "$o/figures/$f.svg" <<'P' || fail "$f.svg is not SVG XML naming kmeans and coulomb"
+  python3 - "$o/figures/$f.svg" "$f" <<'P' || fail "$f.svg is not SVG XML naming kmeans and coulomb"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag.endswith('svg'), root.tag
 text = ' '.join(t.strip() for t in root.itertext())
-for b in ('kmeans', 'coulomb'):
+for b in ('kmeans', 'coulomb') if sys.argv[2] != 'l1mr' else ('kmeans',):
     assert b in text, b
 P
 done
@@ -105,7 +107,7 @@ for r in recs:
     for a, b in zip(ts, ts[1:]):
         if a['launch'] == b['launch']:
             assert b['cycle'] == a['cycle'] + 500, (a, b)
-            for k in ('warp_insns', 'thread_insns', 'l1d_misses'):
+            for k in ('warp_insns', 'thread_insns', 'l1d_misses', 'l1d_accesses'):
                 assert b[k] >= a[k], (r['hash'], k, a, b)
     assert ts[-1]['cycle'] <= r['stats']['total']['gpu_tot_sim_cycle']
 P
@@ -126,6 +128,8 @@ for p in pts:
             last = s['cycle']
             d = lambda k: float(s[k]) - (float(prev[k]) if prev else 0.0)
             if series == 'ipc': v = d('thread_insns') / d('cycle')
+            elif series == 'l1d_miss_rate':
+                v = d('l1d_misses') / d('l1d_accesses') if d('l1d_accesses') > 0 else None
             else: v = 1000.0 * d('l1d_misses') / d('warp_insns') if d('warp_insns') > 0 else None
             line[base + last] = '' if v is None else '%.10g' % v
             prev = s
@@ -138,6 +142,8 @@ P
 python3 "$tmp/ts.py" "$o" ipc_t ipc kmeans/lrr kmeans/gto kmeans/bad coulomb/lrr coulomb/gto coulomb/bad \
   || fail "ipc_t.csv is not the runs' time series"
 python3 "$tmp/ts.py" "$o" mpki l1d_mpki kmeans/gto coulomb/lrr || fail "mpki.csv is not the runs' time series"
+python3 "$tmp/ts.py" "$o" l1mr l1d_miss_rate kmeans/lrr || fail "l1mr.csv is not the runs' time series"
+awk -F, 'NR>1 && $2!="" && ($2<0 || $2>1) {exit 1}' "$o/figures/l1mr.csv" || fail "l1mr.csv: a miss rate outside [0, 1]"
 [ "$(head -1 "$o/figures/ipc_t.csv")" = "cycle,kmeans/lrr,kmeans/gto,kmeans/bad,coulomb/lrr,coulomb/gto,coulomb/bad" ] \
   || fail "ipc_t.csv header: $(head -1 "$o/figures/ipc_t.csv")"
 awk -F, 'NR>1 && ($4 != "" || $7 != "") {exit 1}' "$o/figures/ipc_t.csv" || fail "a failed run has numbers in ipc_t.csv"
@@ -148,12 +154,12 @@ mkdir "$tmp/csv1"; cp "$o"/figures/*.csv "$tmp/csv1/"
 rm -f "$o"/figures/*
 run "$tmp/e.json" --figures-only --out "$o" >/dev/null 2>"$tmp/err2"; rc=$?
 [ "$rc" -eq 0 ] || fail "--figures-only exited $rc: $(cat "$tmp/err2")"
-for f in slots slots_raw ipc_t mpki; do
+for f in slots slots_raw ipc_t mpki l1mr; do
   cmp -s "$tmp/csv1/$f.csv" "$o/figures/$f.csv" || fail "--figures-only: $f.csv differs"
   [ -s "$o/figures/$f.png" ] && [ -s "$o/figures/$f.svg" ] || fail "--figures-only did not draw $f"
 done
 run "$tmp/e.json" --jobs 1 --out "$tmp/o1" >/dev/null 2>&1
-for f in slots slots_raw ipc_t mpki; do
+for f in slots slots_raw ipc_t mpki l1mr; do
   cmp -s "$tmp/csv1/$f.csv" "$tmp/o1/figures/$f.csv" || fail "--jobs 1: $f.csv differs"
 done
 
