@@ -33,9 +33,9 @@ static const char sweep_usage[] =
     "  metrics), and with the file's \"timeseries\" each run's time series as\n"
     "  DIR/runs/HASH.ts.json; DIR defaults to sweep-out.  --resume keeps the\n"
     "  successful runs of runs.jsonl whose point hash and simulator version\n"
-    "  are the same and runs only the others.  --dry-run lists the points.  The file's\n"
-    "  figures go to DIR/figures/NAME.{png,svg,csv} (gnuplot); --figures-only\n"
-    "  redraws them from DIR's tables without running anything.\n"
+    "  are the same and runs only the others.  --dry-run lists the points.\n"
+    "  The file's figures go to DIR/figures/NAME.{png,svg,csv} (gnuplot);\n"
+    "  --figures-only redraws them from DIR's tables without running anything.\n"
     "  Exit status: 0 every run ok, 1 a run failed, 2 usage or experiment-file\n"
     "  error.\n";
 
