@@ -2,7 +2,8 @@
 ** cmd_sweep.c -- `warpsim sweep FILE`: run an experiment's matrix of
 ** benchmark x size x config x seed points on the timing model, each as its
 ** own process, N at a time, into DIR/runs.jsonl, DIR/results.csv and
-** DIR/derived.csv, then the experiment's figures into DIR/figures/
+** DIR/derived.csv (and, when it asks, each run's time series into
+** DIR/runs/), then the experiment's figures into DIR/figures/
 ** (sweep_*.c hold the parts; docs/experiments.md the file format and the
 ** outputs).
 */
@@ -29,11 +30,12 @@ static const char sweep_usage[] =
     "  DIR/runs.jsonl (one line per run: point, hash, status, wall time,\n"
     "  simulator version, statistics), DIR/results.csv (one row per point,\n"
     "  one column per collected statistic) and DIR/derived.csv (derived\n"
-    "  metrics); DIR defaults to sweep-out.  --resume keeps the successful\n"
-    "  runs of runs.jsonl whose point hash and simulator version are the same\n"
-    "  and runs only the others.  --dry-run lists the points.  The file's\n"
-    "  figures go to DIR/figures/NAME.{png,svg,csv} (gnuplot); --figures-only\n"
-    "  redraws them from DIR's tables without running anything.\n"
+    "  metrics), and with the file's \"timeseries\" each run's time series as\n"
+    "  DIR/runs/HASH.ts.json; DIR defaults to sweep-out.  --resume keeps the\n"
+    "  successful runs of runs.jsonl whose point hash and simulator version\n"
+    "  are the same and runs only the others.  --dry-run lists the points.\n"
+    "  The file's figures go to DIR/figures/NAME.{png,svg,csv} (gnuplot);\n"
+    "  --figures-only redraws them from DIR's tables without running anything.\n"
     "  Exit status: 0 every run ok, 1 a run failed, 2 usage or experiment-file\n"
     "  error.\n";
 
@@ -100,8 +102,25 @@ static int make_dir(const char *d)
     return -1;
 }
 
+/* A kept run whose time series the experiment wants but runs/ lacks (an
+   older sweep without "timeseries", a deleted file) runs again. */
+static void drop_without_ts(const sweep_opts *o, const sweep_exp *x, const sweep_point *pts,
+                            int n, sweep_result *res)
+{
+    char ts[4200];
+    for (int i = 0; x->ts_interval && i < n; i++) {
+        sweep_ts_path(o->out_dir, pts[i].hash, ts, sizeof ts);
+        if (!res[i].reused || access(ts, R_OK) == 0) continue;
+        json_decref(res[i].stats);
+        json_decref(res[i].report);
+        memset(&res[i], 0, sizeof res[i]);
+        res[i].status = SWEEP_NOTRUN;
+    }
+}
+
 /* Output folders, resume records, runs.jsonl open for appending. */
-static FILE *prepare_out(const sweep_opts *o, const sweep_point *pts, int n, sweep_result *res)
+static FILE *prepare_out(const sweep_opts *o, const sweep_exp *x, const sweep_point *pts, int n,
+                         sweep_result *res)
 {
     char d[4200];
     if (make_dir(o->out_dir)) return NULL;
@@ -109,11 +128,14 @@ static FILE *prepare_out(const sweep_opts *o, const sweep_point *pts, int n, swe
     if (make_dir(d)) return NULL;
     snprintf(d, sizeof d, "%s/tmp", o->out_dir);
     if (make_dir(d)) return NULL;
+    snprintf(d, sizeof d, "%s/runs", o->out_dir);
+    if (x->ts_interval && make_dir(d)) return NULL;
     snprintf(d, sizeof d, "%s/runs.jsonl", o->out_dir);
     if (o->resume && sweep_resume_load(d, o->version, pts, n, res)) {
         cli_error("sweep", "cannot read %s: %s", d, strerror(errno));
         return NULL;
     }
+    drop_without_ts(o, x, pts, n, res);
     /* without --resume the file starts afresh; with it, new runs follow
        the old ones (nothing already written is lost) */
     FILE *f = fopen(d, o->resume ? "a" : "w");
@@ -129,7 +151,7 @@ int sweep_execute(const sweep_opts *o, const sweep_exp *x, const bench_manifest 
     if (o->dry_run) { dry_run(x, pts, n); free(pts); return CLI_EXIT_OK; }
     sweep_result *res = calloc((size_t)n + 1, sizeof *res);
     for (int i = 0; res && i < n; i++) res[i].status = SWEEP_NOTRUN;
-    FILE *jl = res ? prepare_out(o, pts, n, res) : NULL;
+    FILE *jl = res ? prepare_out(o, x, pts, n, res) : NULL;
     if (!jl) goto out;
     for (int i = 0; i < n; i++) reused += res[i].reused;
     fprintf(stderr, "sweep: %s: %d point%s, %d to run (%d kept from runs.jsonl), %d at a time\n",

@@ -6,7 +6,8 @@
 ** points in worker processes (sweep_run.c, through cli_pool.c), and the
 ** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
 ** sweep_derived.c) and the figures drawn from those tables (sweep_fig.c,
-** sweep_fig_spec.c).
+** sweep_fig_spec.c; sweep_fig_stacked.c, sweep_fig_ts.c behind
+** sweep_fig.h) and from the runs' kept time series (DIR/runs/).
 */
 #ifndef WS_CLI_SWEEP_H
 #define WS_CLI_SWEEP_H
@@ -67,10 +68,19 @@ typedef struct sweep_derived {
     int nbest;
 } sweep_derived;
 
-enum { SWEEP_FIG_BARS, SWEEP_FIG_LINES };
+enum { SWEEP_FIG_BARS, SWEEP_FIG_LINES, SWEEP_FIG_STACKED, SWEEP_FIG_TIMESERIES };
+
+#define SWEEP_FIG_MAX_COMP 16   /* components of a stacked figure */
+#define SWEEP_FIG_MAX_PTS 32    /* points (lines) of a timeseries figure */
+
+/* A point a timeseries figure draws: indices into the experiment's lists
+   (size and seed: the first when the figure does not say). */
+typedef struct sweep_fig_point {
+    int bench, size, config, seed;
+} sweep_fig_point;
 
 /* A figure (DIR/figures/NAME.{png,svg,csv}), drawn from results.csv and
-   derived.csv. */
+   derived.csv (a timeseries figure: from each point's DIR/runs/HASH.ts.json). */
 typedef struct sweep_figure {
     const char *name;           /* file name stem: [A-Za-z0-9_.-], unique */
     int kind;                   /* SWEEP_FIG_* */
@@ -80,7 +90,19 @@ typedef struct sweep_figure {
     const char *title, *ylabel;
     double baseline;            /* a horizontal line at this value ... */
     bool has_baseline;          /* ... when given */
+    const char *comp[SWEEP_FIG_MAX_COMP];   /* stacked: collected statistics, bottom up */
+    int ncomp;
+    bool normalize;             /* stacked: each stack as percentages of its sum */
+    int series;                 /* timeseries: SWEEP_TS_* */
+    sweep_fig_point pts[SWEEP_FIG_MAX_PTS]; /* timeseries: its lines */
+    int npts;
 } sweep_figure;
+
+/* The series a timeseries figure can show, per interval of the run's time
+   series (sweep_fig_ts.c; names in sweep_ts_series_names). */
+enum { SWEEP_TS_IPC, SWEEP_TS_WARP_IPC, SWEEP_TS_ACTIVE_WARPS, SWEEP_TS_L1D_MISSES,
+       SWEEP_TS_L1D_MISS_RATE, SWEEP_TS_L1D_MPKI, SWEEP_TS_LSU_STALL, SWEEP_TS_COUNT };
+extern const char *const sweep_ts_series_names[SWEEP_TS_COUNT];
 
 typedef struct sweep_exp {
     void *json;                 /* the parsed document (json_t *), owns the strings */
@@ -101,6 +123,7 @@ typedef struct sweep_exp {
     sweep_figure *figures;
     int nfigures;
     double timeout_s;           /* per run; 0 = none */
+    uint64_t ts_interval;       /* "timeseries": {"interval": N}; 0 = no time series kept */
     bool need_report;           /* a stat reads the timing report */
     char **owned;               /* strings the loader made (paths, "k=v") */
     int nowned;
@@ -181,6 +204,8 @@ void *sweep_lookup(const sweep_result *r, const char *path);
 /* Read runs.jsonl records of matching version into res[] by point hash. */
 int sweep_resume_load(const char *file, const char *version, const sweep_point *pts, int n,
                       sweep_result *res);
+/* DIR/runs/HASH.ts.json: where a point's kept time series is. */
+void sweep_ts_path(const char *dir, uint64_t hash, char *buf, size_t len);
 /* One runs.jsonl line for point i. */
 int sweep_jsonl_write(void *f, const sweep_exp *x, const sweep_point *p,
                       const sweep_result *r, const char *version);

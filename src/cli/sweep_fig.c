@@ -5,10 +5,12 @@
 ** Per figure, DIR/figures/ gets NAME.csv (exactly the numbers shown, as the
 ** tables write them), NAME.gp (the gnuplot script, to restyle by hand) and
 ** NAME.png / NAME.svg, drawn by gnuplot through cli_gnuplot.c.  A figure
-** shows the experiment's first size; several seeds are averaged.
+** shows the experiment's first size; several seeds are averaged.  Stacked
+** and timeseries figures are written by sweep_fig_stacked.c and
+** sweep_fig_ts.c.
 */
 #include "cli.h"
-#include "sweep.h"
+#include "sweep_fig.h"
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -17,20 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* One value of a table: metric, benchmark, size, config, seed, value
-   (results.csv gives one per collected column of each row). */
-enum { F_METRIC, F_BENCH, F_SIZE, F_CONFIG, F_SEED, F_VALUE, F_N };
-typedef struct fig_row {
-    char *f[F_N];
-} fig_row;
-
-typedef struct fig_table {
-    fig_row *rows;
-    int n, cap;
-    char **lines;               /* the lines the fields point into */
-    int nlines;
-} fig_table;
 
 /* Split a CSV line in place (double quotes protect commas). */
 static int split(char *s, char **out, int max)
@@ -86,6 +74,11 @@ static int read_table(fig_table *t, const char *dir, const char *name, bool resu
             if (strcmp(c[5], "ok") != 0) r[F_VALUE] = "";   /* never a number */
             add_row(t, r);
         }
+        if (results && n >= 7) {
+            /* the row's status and hash (a timeseries figure's files) */
+            add_row(t, (char *[F_N]){"#status", c[0], c[1], c[2], c[3], c[5]});
+            add_row(t, (char *[F_N]){"#hash", c[0], c[1], c[2], c[3], c[4]});
+        }
     }
     free(line);
     fclose(f);
@@ -100,11 +93,8 @@ static void free_table(fig_table *t)
     free(t->rows);
 }
 
-/* The value of metric m for (bench, size, config) into buf: the table's
-   text when one seed gives it, the mean of several seeds, or "" when any
-   is missing. */
-static const char *cell(const fig_table *t, const char *m, const char *bench, const char *size,
-                        const char *config, char *buf, size_t len)
+const char *sweep_fig_cell(const fig_table *t, const char *m, const char *bench,
+                           const char *size, const char *config, char *buf, size_t len)
 {
     double sum = 0;
     int n = 0;
@@ -126,12 +116,45 @@ static const char *cell(const fig_table *t, const char *m, const char *bench, co
     return buf;
 }
 
-/* A gnuplot single-quoted string (a quote is doubled). */
-static void gp_str(FILE *f, const char *s)
+const char *sweep_fig_value(const fig_table *t, const char *m, const char *bench,
+                            const char *size, const char *config, const char *seed)
+{
+    for (int i = 0; i < t->n; i++) {
+        char *const *f = t->rows[i].f;
+        if (!strcmp(f[F_METRIC], m) && !strcmp(f[F_BENCH], bench) && !strcmp(f[F_SIZE], size)
+            && !strcmp(f[F_CONFIG], config) && !strcmp(f[F_SEED], seed))
+            return f[F_VALUE];
+    }
+    return NULL;
+}
+
+void sweep_fig_gp_str(FILE *f, const char *s)
 {
     fputc('\'', f);
     for (; *s; s++) fputs(*s == '\'' ? "''" : (char[2]){*s, 0}, f);
     fputc('\'', f);
+}
+
+void sweep_fig_gp_head(FILE *o, const sweep_figure *g, const char *ylabel)
+{
+    fprintf(o, "set datafile separator ','\nset grid ytics\nset title ");
+    sweep_fig_gp_str(o, g->title ? g->title : g->name);
+    fputs("\nset ylabel ", o);
+    sweep_fig_gp_str(o, g->ylabel ? g->ylabel : ylabel);
+    fputc('\n', o);
+    if (g->has_baseline)
+        fprintf(o, "set arrow from graph 0, first %.10g to graph 1, first %.10g nohead dt 2 "
+                   "lw 1.5 lc rgb 'gray30' front\n", g->baseline, g->baseline);
+}
+
+void sweep_fig_gp_term(FILE *o, const char *stem, int t, int w)
+{
+    char path[PATH_MAX + 16];
+    fprintf(o, "set terminal %s noenhanced size %d,560 font ',11'\nset output ",
+            t ? "svg" : "pngcairo", w);
+    snprintf(path, sizeof path, "%s.%s", stem, t ? "svg" : "png");
+    sweep_fig_gp_str(o, path);
+    fputc('\n', o);
 }
 
 static const char *const mean_names[] = {"", "", "geomean", "hmean", "mean"};
@@ -147,8 +170,8 @@ static int bars_csv(FILE *o, const fig_table *t, const sweep_exp *x, const sweep
     for (int b = 0; b < x->nbenches; b++) {
         fprintf(o, "\n%s", x->benches[b].name);
         for (int c = 0; c < x->nconfigs; c++)
-            fprintf(o, ",%s", cell(t, g->metric, x->benches[b].name, size, x->configs[c].name,
-                                   buf, sizeof buf));
+            fprintf(o, ",%s", sweep_fig_cell(t, g->metric, x->benches[b].name, size,
+                                             x->configs[c].name, buf, sizeof buf));
     }
     const sweep_derived *m = NULL;
     for (int i = 0; g->mean && i < x->nderived; i++)
@@ -157,8 +180,8 @@ static int bars_csv(FILE *o, const fig_table *t, const sweep_exp *x, const sweep
         fprintf(o, "\n%s", mean_names[m->kind]);
         if (m->group_class) fprintf(o, "(%s)", m->group_class);
         for (int c = 0; c < x->nconfigs; c++)
-            fprintf(o, ",%s", cell(t, m->name, m->group_label, size, x->configs[c].name, buf,
-                                   sizeof buf));
+            fprintf(o, ",%s", sweep_fig_cell(t, m->name, m->group_label, size,
+                                             x->configs[c].name, buf, sizeof buf));
     }
     fputc('\n', o);
     return x->nbenches + (m != NULL);
@@ -185,14 +208,15 @@ static int lines_csv(FILE *o, const fig_table *t, const sweep_exp *x, const swee
     for (int i = 0; i < n; i++) {
         fprintf(o, "\n%.10g", xv[i]);
         for (int b = 0; b < x->nbenches; b++)
-            fprintf(o, ",%s", cell(t, g->metric, x->benches[b].name, size,
-                                   x->configs[order[i]].name, buf, sizeof buf));
+            fprintf(o, ",%s", sweep_fig_cell(t, g->metric, x->benches[b].name, size,
+                                             x->configs[order[i]].name, buf, sizeof buf));
     }
     fputc('\n', o);
     return n;
 }
 
-/* The script: the same figure as PNG, then as SVG. */
+/* The script of a bars or lines figure: the same figure as PNG, then as
+   SVG. */
 static void script(FILE *o, const sweep_exp *x, const sweep_figure *g, const char *stem,
                    int rows)
 {
@@ -200,33 +224,22 @@ static void script(FILE *o, const sweep_exp *x, const sweep_figure *g, const cha
     int w = g->kind == SWEEP_FIG_BARS ? 160 + rows * (24 * ncol + 30) : 900;
     char path[PATH_MAX + 16];
     w = w < 800 ? 800 : w > 4000 ? 4000 : w;
-    fprintf(o, "set datafile separator ','\nset grid ytics\nset key below center "
-               "horizontal\nset title ");
-    gp_str(o, g->title ? g->title : g->name);
-    fputs("\nset ylabel ", o);
-    gp_str(o, g->ylabel ? g->ylabel : g->metric);
-    fputc('\n', o);
-    if (g->has_baseline)
-        fprintf(o, "set arrow from graph 0, first %.10g to graph 1, first %.10g nohead dt 2 "
-                   "lw 1.5 lc rgb 'gray30' front\n", g->baseline, g->baseline);
+    sweep_fig_gp_head(o, g, g->metric);
+    fputs("set key below center horizontal\n", o);
     if (g->kind == SWEEP_FIG_BARS)
         fprintf(o, "set style data histograms\nset style histogram clustered gap 1\n"
                    "set style fill solid 0.85 border -1\nset yrange [0:*]\n%s",
                 rows > 6 ? "set xtics rotate by 40 right\n" : "");
     else {
         fputs("set xlabel ", o);
-        gp_str(o, g->x);
+        sweep_fig_gp_str(o, g->x);
         fputc('\n', o);
     }
     snprintf(path, sizeof path, "%s.csv", stem);
     for (int t = 0; t < 2; t++) {
-        fprintf(o, "set terminal %s noenhanced size %d,560 font ',11'\nset output ",
-                t ? "svg" : "pngcairo", w);
-        snprintf(path, sizeof path, "%s.%s", stem, t ? "svg" : "png");
-        gp_str(o, path);
-        snprintf(path, sizeof path, "%s.csv", stem);
-        fprintf(o, "\nplot for [i=2:%d] ", ncol + 1);
-        gp_str(o, path);
+        sweep_fig_gp_term(o, stem, t, w);
+        fprintf(o, "plot for [i=2:%d] ", ncol + 1);
+        sweep_fig_gp_str(o, path);
         fputs(g->kind == SWEEP_FIG_BARS ? " using i:xtic(1) title columnhead(i)\n"
                                         : " using 1:i with linespoints pt 7 title "
                                           "columnhead(i)\n", o);
@@ -234,24 +247,42 @@ static void script(FILE *o, const sweep_exp *x, const sweep_figure *g, const cha
     fputs("unset output\n", o);
 }
 
-/* NAME.csv, NAME.gp, then gnuplot for NAME.png and NAME.svg. */
-static int draw(const char *gnuplot, const char *fdir, const fig_table *t, const sweep_exp *x,
-                const sweep_figure *g)
+/* NAME.csv and NAME.gp of figure g; -1 after a message. */
+static int write_files(const char *dir, const char *stem, const fig_table *t,
+                       const sweep_exp *x, const sweep_figure *g)
 {
-    char stem[PATH_MAX], path[PATH_MAX + 16];
-    snprintf(stem, sizeof stem, "%s/%s", fdir, g->name);
+    char path[PATH_MAX + 16];
     snprintf(path, sizeof path, "%s.csv", stem);
     FILE *o = fopen(path, "w");
     if (!o) { cli_error("sweep", "cannot write %s: %s", path, strerror(errno)); return -1; }
-    int rows = g->kind == SWEEP_FIG_BARS ? bars_csv(o, t, x, g) : lines_csv(o, t, x, g);
-    if (fclose(o) != 0) { cli_error("sweep", "cannot write %s", path); return -1; }
+    int rows = g->kind == SWEEP_FIG_BARS      ? bars_csv(o, t, x, g)
+               : g->kind == SWEEP_FIG_LINES   ? lines_csv(o, t, x, g)
+               : g->kind == SWEEP_FIG_STACKED ? sweep_fig_stacked_csv(o, t, x, g)
+                                              : sweep_fig_ts_csv(o, dir, t, x, g);
+    if (fclose(o) != 0 || rows < 0) {
+        if (rows >= 0) cli_error("sweep", "cannot write %s", path);
+        return -1;
+    }
     snprintf(path, sizeof path, "%s.gp", stem);
     if (!(o = fopen(path, "w"))) {
         cli_error("sweep", "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    script(o, x, g, stem, rows);
+    if (g->kind == SWEEP_FIG_STACKED) sweep_fig_stacked_script(o, x, g, stem, rows);
+    else if (g->kind == SWEEP_FIG_TIMESERIES) sweep_fig_ts_script(o, g, stem);
+    else script(o, x, g, stem, rows);
     if (fclose(o) != 0) { cli_error("sweep", "cannot write %s", path); return -1; }
+    return 0;
+}
+
+/* NAME.csv, NAME.gp, then gnuplot for NAME.png and NAME.svg. */
+static int draw(const char *gnuplot, const char *dir, const char *fdir, const fig_table *t,
+                const sweep_exp *x, const sweep_figure *g)
+{
+    char stem[PATH_MAX], path[PATH_MAX + 16];
+    snprintf(stem, sizeof stem, "%s/%s", fdir, g->name);
+    if (write_files(dir, stem, t, x, g)) return -1;
+    snprintf(path, sizeof path, "%s.gp", stem);
     int st = cli_gnuplot_run(gnuplot, path);
     for (int k = 0; k < 2 && st == 0; k++) {
         snprintf(path, sizeof path, "%s.%s", stem, k ? "svg" : "png");
@@ -287,7 +318,7 @@ int sweep_draw_figures(const char *dir, const sweep_exp *x)
     }
     /* a figure that fails does not keep the others from being drawn */
     for (int i = 0; fdir[0] && i < x->nfigures; i++)
-        if (draw(gnuplot, fdir, &t, x, &x->figures[i])) rc = -1;
+        if (draw(gnuplot, dir, fdir, &t, x, &x->figures[i])) rc = -1;
     free_table(&t);
     return rc;
 }

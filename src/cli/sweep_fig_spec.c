@@ -2,7 +2,10 @@
 ** sweep_fig_spec.c -- the `figures` member of an experiment file: a list
 ** of figures ("bars": a metric per benchmark, one bar per config, plus an
 ** optional group-mean bar; "lines": a metric against a numeric setting of
-** the configs, one line per benchmark).  Checked when the file is read, so
+** the configs, one line per benchmark; "stacked": a breakdown of collected
+** statistics, one stack per benchmark x config; "timeseries": a series of
+** the runs' kept time series against the cycle, one line per chosen point).
+** Checked when the file is read, so
 ** a bad figure is refused (file and JSON path, exit 2) before any run.
 */
 #include "cli.h"
@@ -71,6 +74,114 @@ static bool name_ok(const char *s)
            == strlen(s);
 }
 
+/* stacked: "components", collected statistics drawn bottom up. */
+static int load_components(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
+{
+    json_t *a = json_object_get(o, "components"), *v;
+    size_t k;
+    char key[48];
+    if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_FIG_MAX_COMP)
+        return bad(x, i, "components", "expected an array of 1 to %d collected statistics "
+                   "(the parts of each stack, bottom up)", SWEEP_FIG_MAX_COMP);
+    json_array_foreach(a, k, v) {
+        snprintf(key, sizeof key, "components[%zu]", k);
+        const char *n = json_string_value(v);
+        if (!n || find_stat(x, n) < 0) {
+            char names[512] = "";
+            for (int s = 0; s < x->nstats; s++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                         s ? ", " : "", x->stats[s].name);
+            return bad(x, i, key, "'%s' is not a collected statistic (collect: %s)",
+                       n ? n : "(not a string)", names);
+        }
+        for (int j = 0; j < f->ncomp; j++)
+            if (strcmp(f->comp[j], n) == 0) return bad(x, i, key, "'%s' given twice", n);
+        f->comp[f->ncomp++] = n;
+    }
+    json_t *nz = json_object_get(o, "normalize");
+    if (nz && !json_is_boolean(nz)) return bad(x, i, "normalize", "expected true or false");
+    f->normalize = json_is_true(nz);
+    return 0;
+}
+
+/* Index of `name` in `n` names spaced `stride` bytes apart from `base`,
+   or -1. */
+static int index_of(const void *base, size_t stride, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(*(const char *const *)((const char *)base + (size_t)k * stride), name) == 0)
+            return k;
+    return -1;
+}
+
+/* One of "points": {"benchmark": B, "config": C[, "size": S][, "seed": N]}. */
+static int load_ts_point(const sweep_exp *x, int i, json_t *o, size_t k, sweep_fig_point *p)
+{
+    char key[48];
+    snprintf(key, sizeof key, "points[%zu]", k);
+    const char *b = json_string_value(json_object_get(o, "benchmark"));
+    const char *c = json_string_value(json_object_get(o, "config"));
+    const char *sz = json_string_value(json_object_get(o, "size"));
+    json_t *seed = json_object_get(o, "seed");
+    size_t nkeys = 2 + (json_object_get(o, "size") != NULL) + (seed != NULL);
+    if (!json_is_object(o) || !b || !c || json_object_size(o) != nkeys)
+        return bad(x, i, key, "expected {\"benchmark\": NAME, \"config\": NAME} (and "
+                   "optionally \"size\", \"seed\")");
+    *p = (sweep_fig_point){ .bench = index_of(x->benches, sizeof *x->benches, x->nbenches, b),
+                            .config = index_of(x->configs, sizeof *x->configs, x->nconfigs, c),
+                            .size = 0, .seed = x->nseeds ? 0 : -1 };
+    if (p->bench < 0) return bad(x, i, key, "benchmark '%s' is not in $.benchmarks", b);
+    if (p->config < 0) return bad(x, i, key, "config '%s' is not in $.configs", c);
+    if (json_object_get(o, "size")) {
+        int s = 0;
+        while (s < x->nsizes && (!sz || strcmp(sweep_size_names[x->sizes[s]], sz))) s++;
+        if (s == x->nsizes) return bad(x, i, key, "size is not one of $.sizes");
+        p->size = s;
+    }
+    if (seed) {
+        int s = 0;
+        while (s < x->nseeds && (!json_is_integer(seed)
+                                 || (json_int_t)x->seeds[s] != json_integer_value(seed)))
+            s++;
+        if (s == x->nseeds) return bad(x, i, key, "seed is not one of $.seeds");
+        p->seed = s;
+    }
+    return 0;
+}
+
+/* timeseries: "series" and "points" (absent: every benchmark x config). */
+static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
+{
+    const char *s = json_string_value(json_object_get(o, "series"));
+    json_t *a = json_object_get(o, "points"), *v;
+    size_t k;
+    if (!x->ts_interval)
+        return bad(x, i, "kind", "a timeseries figure needs the experiment to keep time "
+                   "series: add \"timeseries\": {\"interval\": CYCLES} to the file");
+    f->series = -1;
+    for (int j = 0; s && j < SWEEP_TS_COUNT; j++)
+        if (strcmp(s, sweep_ts_series_names[j]) == 0) f->series = j;
+    if (f->series < 0)
+        return bad(x, i, "series", "expected one of ipc, warp_ipc, active_warps, l1d_misses, "
+                   "l1d_miss_rate, l1d_mpki, lsu_stall_cycles");
+    if (!a) {
+        if (x->nbenches * x->nconfigs > SWEEP_FIG_MAX_PTS)
+            return bad(x, i, "points", "more than %d benchmark x config lines: choose them "
+                       "with \"points\"", SWEEP_FIG_MAX_PTS);
+        for (int b = 0; b < x->nbenches; b++)
+            for (int c = 0; c < x->nconfigs; c++)
+                f->pts[f->npts++] = (sweep_fig_point){ b, 0, c, x->nseeds ? 0 : -1 };
+        return 0;
+    }
+    if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_FIG_MAX_PTS)
+        return bad(x, i, "points", "expected an array of 1 to %d points", SWEEP_FIG_MAX_PTS);
+    json_array_foreach(a, k, v) {
+        if (load_ts_point(x, i, v, k, &f->pts[f->npts])) return -1;
+        f->npts++;
+    }
+    return 0;
+}
+
 /* The metric and, per kind, `mean` or `x`. */
 static int check_data(const sweep_exp *x, int i, sweep_figure *f)
 {
@@ -99,24 +210,46 @@ static int check_data(const sweep_exp *x, int i, sweep_figure *f)
     return 0;
 }
 
+/* Which keys a figure of each kind takes (a key of another kind is
+   refused, so a misplaced key is not silently ignored). */
+static const char *const kind_names[] = {"bars", "lines", "stacked", "timeseries"};
+static const char *const kind_keys[4] = {
+    "name, kind, metric, mean, title, ylabel, baseline",
+    "name, kind, metric, x, title, ylabel, baseline",
+    "name, kind, components, normalize, title, ylabel",
+    "name, kind, series, points, title, ylabel, baseline",
+};
+
+/* Is `k` a whole word of the comma-separated `list`? */
+static bool in_list(const char *list, const char *k)
+{
+    size_t n = strlen(k);
+    for (const char *p = list; (p = strstr(p, k)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n])) return true;
+    return false;
+}
+
 static int load_one(sweep_exp *x, json_t *o, int i)
 {
-    static const char *const keys[] = {"name", "kind", "metric", "mean", "x", "title", "ylabel",
-                                       "baseline", NULL};
     sweep_figure *f = &x->figures[i];
     const char *k;
     json_t *v;
     if (!json_is_object(o)) return bad(x, i, NULL, "expected an object {\"name\": ..., ...}");
+    const char *kind = json_string_value(json_object_get(o, "kind"));
+    f->kind = -1;
+    for (int j = 0; kind && j < 4; j++)
+        if (strcmp(kind, kind_names[j]) == 0) f->kind = j;
+    if (f->kind < 0)
+        return bad(x, i, "kind", "expected \"bars\", \"lines\", \"stacked\" or "
+                   "\"timeseries\"");
     json_object_foreach(o, k, v) {
-        int j = 0;
-        while (keys[j] && strcmp(keys[j], k)) j++;
-        if (!keys[j])
-            return bad(x, i, NULL, "unknown key '%s' (valid: name, kind, metric, mean, x, "
-                       "title, ylabel, baseline)", k);
-        if (strcmp(k, "baseline") && !json_is_string(v)) return bad(x, i, k, "expected a string");
+        if (!in_list(kind_keys[f->kind], k))
+            return bad(x, i, NULL, "unknown key '%s' for a %s figure (valid: %s)", k, kind,
+                       kind_keys[f->kind]);
+        if (!in_list("baseline, components, normalize, points", k) && !json_is_string(v))
+            return bad(x, i, k, "expected a string");
     }
     f->name = json_string_value(json_object_get(o, "name"));
-    const char *kind = json_string_value(json_object_get(o, "kind"));
     f->metric = json_string_value(json_object_get(o, "metric"));
     f->mean = json_string_value(json_object_get(o, "mean"));
     f->x = json_string_value(json_object_get(o, "x"));
@@ -127,13 +260,12 @@ static int load_one(sweep_exp *x, json_t *o, int i)
     for (int j = 0; j < i; j++)
         if (strcmp(x->figures[j].name, f->name) == 0)
             return bad(x, i, "name", "figure '%s' named twice", f->name);
-    if (!kind || (strcmp(kind, "bars") && strcmp(kind, "lines")))
-        return bad(x, i, "kind", "expected \"bars\" or \"lines\"");
-    f->kind = strcmp(kind, "bars") == 0 ? SWEEP_FIG_BARS : SWEEP_FIG_LINES;
     json_t *b = json_object_get(o, "baseline");
     if (b && !json_is_number(b)) return bad(x, i, "baseline", "expected a number (e.g. 1.0)");
     f->has_baseline = b != NULL;
     f->baseline = b ? json_number_value(b) : 0;
+    if (f->kind == SWEEP_FIG_STACKED) return load_components(x, i, o, f);
+    if (f->kind == SWEEP_FIG_TIMESERIES) return load_ts(x, i, o, f);
     return check_data(x, i, f);
 }
 

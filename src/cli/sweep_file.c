@@ -1,8 +1,8 @@
 /*
 ** sweep_file.c -- reading an experiment file (JSON, libjansson) for
 ** `warpsim sweep`: benchmarks (names or manifest class tags), sizes,
-** configs, seeds, statistics to collect, derived metrics and figures
-** (sweep_fig_spec.c).  Every
+** configs, seeds, the time series to keep, statistics to collect, derived
+** metrics and figures (sweep_fig_spec.c).  Every
 ** refusal names the file and the JSON path of the bad item ("$.configs[1]
 ** .set[0]"), or file:line:column for a syntax error, so a user can find it.
 ** Settings themselves are not checked here: a bad --set is one failed run
@@ -268,11 +268,28 @@ static int load_configs(sweep_exp *x, json_t *root)
 
 int sweep_load_metrics(sweep_exp *x, json_t *root);   /* sweep_derived.c */
 
+/* "timeseries": {"interval": N}: every run keeps its time series sampled
+   every N cycles (DIR/runs/HASH.ts.json), for timeseries figures. */
+static int load_timeseries(sweep_exp *x, json_t *root)
+{
+    static const char *const keys[] = {"interval", NULL};
+    json_t *t = json_object_get(root, "timeseries");
+    if (!t) return 0;
+    if (!json_is_object(t)) return bad(x, "$.timeseries", "expected {\"interval\": CYCLES}");
+    if (only_keys(x, "$.timeseries", t, keys)) return -1;
+    json_t *iv = json_object_get(t, "interval");
+    if (!json_is_integer(iv) || json_integer_value(iv) < 1
+        || json_integer_value(iv) > 1000000000000000LL)
+        return bad(x, "$.timeseries.interval", "expected a number of cycles from 1 to 1e15");
+    x->ts_interval = (uint64_t)json_integer_value(iv);
+    return 0;
+}
+
 int sweep_load(sweep_exp *x, const char *path, const bench_manifest *m)
 {
     static const char *const keys[] = {"name", "about", "benchmarks", "sizes", "configs",
                                        "seeds", "timeout", "collect", "derived", "figures",
-                                       NULL};
+                                       "timeseries", NULL};
     json_error_t err;
     memset(x, 0, sizeof *x);
     snprintf(x->path, sizeof x->path, "%s", path);
@@ -292,7 +309,8 @@ int sweep_load(sweep_exp *x, const char *path, const bench_manifest *m)
         return bad(x, "$.timeout", "expected seconds >= 0 (0 = none)");
     x->timeout_s = to ? json_number_value(to) : 0;
     if (load_benches(x, root, m) || load_sizes(x, root) || load_configs(x, root)
-        || load_seeds(x, root) || sweep_load_metrics(x, root) || sweep_load_figures(x, root))
+        || load_seeds(x, root) || load_timeseries(x, root) || sweep_load_metrics(x, root)
+        || sweep_load_figures(x, root))
         return -1;
     return 0;
 }

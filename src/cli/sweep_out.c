@@ -89,6 +89,11 @@ int sweep_jsonl_write(void *fp, const sweep_exp *x, const sweep_point *p, const 
                           "verdict", r->verdict, "wall_s", r->seconds, "version", version);
     if (!o) return -1;
     json_object_set(o, "stats", r->stats ? r->stats : json_null());
+    if (x->ts_interval && r->status == SWEEP_OK) {
+        char ts[64];
+        snprintf(ts, sizeof ts, "runs/%s.ts.json", hash);
+        json_object_set_new(o, "timeseries", json_string(ts));
+    }
     if (r->report) json_object_set(o, "report", r->report);
     char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
     json_decref(o);
@@ -96,6 +101,11 @@ int sweep_jsonl_write(void *fp, const sweep_exp *x, const sweep_point *p, const 
     int rc = fprintf(f, "%s\n", s) < 0 || fflush(f) != 0 ? -1 : 0;
     free(s);
     return rc;
+}
+
+void sweep_ts_path(const char *dir, uint64_t hash, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/runs/%016" PRIx64 ".ts.json", dir, hash);
 }
 
 /* One line of runs.jsonl: a successful run of `version` whose hash is one

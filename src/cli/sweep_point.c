@@ -3,7 +3,7 @@
 ** A point is one benchmark x size x config x seed; its hash covers what
 ** decides its result (the benchmark's command line and source, the
 ** machine: preset or config file contents, overrides, plug-in file
-** contents, environment, seed), not the labels, so renaming a config
+** contents, environment, seed, the time-series interval), not the labels, so renaming a config
 ** reruns nothing and editing a config file reruns its points (--resume).
 */
 #include "sweep.h"
@@ -87,6 +87,9 @@ uint64_t sweep_point_hash(const sweep_exp *x, const sweep_point *p, char *buf, s
     }
     for (int i = 0; i < c->nenv; i++) put(buf, len, &pos, "env=%s\n", c->env[i], 0);
     if (p->seed >= 0) put(buf, len, &pos, "seed=%" PRIu64 "\n", NULL, x->seeds[p->seed]);
+    /* a kept time series is part of what the run produces (absent: the
+       hashes of experiments without one are unchanged) */
+    if (x->ts_interval) put(buf, len, &pos, "timeseries=%" PRIu64 "\n", NULL, x->ts_interval);
     return sweep_fnv(SWEEP_FNV_INIT, buf, pos);
 }
 

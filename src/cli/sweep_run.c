@@ -2,7 +2,8 @@
 ** sweep_run.c -- running the points of an experiment: each benchmark is
 ** built once (bench_exec.c), then each point runs as its own worker process
 ** (cli_pool.c) through `warpsim exec` on the timing model, its stderr kept
-** in DIR/logs/HASH.log.  A point's outcome is classified from its exit
+** in DIR/logs/HASH.log (its time series, when the experiment keeps them, in
+** DIR/runs/HASH.ts.json).  A point's outcome is classified from its exit
 ** status and its PASS/FAIL line, appended to runs.jsonl the moment it is
 ** known (an interrupted sweep loses nothing finished), and shown as
 ** progress: a status line on a terminal, a plain line per run otherwise.
@@ -53,13 +54,14 @@ static void run_point(void *ctx, int i, void *outp)
     const sweep_config *cf = &c->x->configs[p->config];
     worker_out *out = outp;
     char log[PATH_MAX], stats[PATH_MAX], report[PATH_MAX], bin[PATH_MAX], seed[32];
+    char ts[PATH_MAX], ts_set[64];
     snprintf(log, sizeof log, "%s/logs/%016" PRIx64 ".log", c->o->out_dir, p->hash);
     int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd >= 0) { dup2(fd, STDERR_FILENO); close(fd); }
     for (int k = 0; k < cf->nenv; k++) putenv((char *)cf->env[k]);
     tmp_path(c, i, "stats", stats, sizeof stats);
     tmp_path(c, i, "report", report, sizeof report);
-    char *opts[2 * SWEEP_MAX_SETS + 2 * SWEEP_MAX_PLUGINS + 10];
+    char *opts[2 * SWEEP_MAX_SETS + 2 * SWEEP_MAX_PLUGINS + 14];
     int n = 0;
     opts[n++] = "--config";
     opts[n++] = (char *)(cf->config ? cf->config : "gtx480");
@@ -71,6 +73,15 @@ static void run_point(void *ctx, int i, void *outp)
     opts[n++] = "--stats-json";
     opts[n++] = stats;
     if (c->x->need_report) { opts[n++] = "--timing-report"; opts[n++] = report; }
+    if (c->x->ts_interval) {
+        /* after the config's own sets: the experiment's interval wins */
+        tmp_path(c, i, "ts", ts, sizeof ts);
+        snprintf(ts_set, sizeof ts_set, "timeseries_interval=%" PRIu64, c->x->ts_interval);
+        opts[n++] = "--set";
+        opts[n++] = ts_set;
+        opts[n++] = "--timeseries";
+        opts[n++] = ts;
+    }
     opts[n++] = "--quiet";
     opts[n] = NULL;
     if (p->seed >= 0) snprintf(seed, sizeof seed, "%" PRIu64, c->x->seeds[p->seed]);
@@ -84,13 +95,24 @@ static void run_point(void *ctx, int i, void *outp)
     snprintf(out->verdict, sizeof out->verdict, "%s", out->rc ? "" : o.verdict);
 }
 
+/* A successful run's time series from tmp/ to runs/HASH.ts.json, where
+   timeseries figures and --resume find it; false when it is missing. */
+static bool keep_timeseries(const run_ctx *c, int i)
+{
+    char tmp[PATH_MAX], dst[PATH_MAX];
+    tmp_path(c, i, "ts", tmp, sizeof tmp);
+    sweep_ts_path(c->o->out_dir, c->pts[i].hash, dst, sizeof dst);
+    return rename(tmp, dst) == 0;
+}
+
 /* Classify a finished point and load its statistics. */
 static void classify(const run_ctx *c, int i, const worker_out *w, int how, sweep_result *r)
 {
-    char stats[PATH_MAX], report[PATH_MAX];
+    char stats[PATH_MAX], report[PATH_MAX], ts[PATH_MAX];
     json_error_t err;
     tmp_path(c, i, "stats", stats, sizeof stats);
     tmp_path(c, i, "report", report, sizeof report);
+    tmp_path(c, i, "ts", ts, sizeof ts);
     r->exit_status = w ? w->exit_status : -1;
     snprintf(r->verdict, sizeof r->verdict, "%s", w ? w->verdict : "");
     if (how == CLI_POOL_TIMEOUT) r->status = SWEEP_TIMEOUT;
@@ -104,12 +126,20 @@ static void classify(const run_ctx *c, int i, const worker_out *w, int how, swee
         r->status = r->stats && (r->report || !c->x->need_report) ? SWEEP_OK : SWEEP_ERROR;
         if (r->status != SWEEP_OK)
             snprintf(r->verdict, sizeof r->verdict, "%.480s (no statistics)", w->verdict);
+        else if (c->x->ts_interval && !keep_timeseries(c, i)) {
+            r->status = SWEEP_ERROR;
+            snprintf(r->verdict, sizeof r->verdict, "%.480s (no time series)", w->verdict);
+            json_decref(r->stats);
+            json_decref(r->report);
+            r->stats = r->report = NULL;
+        }
     }
     if (!r->verdict[0] && r->status != SWEEP_OK)
         snprintf(r->verdict, sizeof r->verdict, "%s",
                  r->status == SWEEP_TIMEOUT ? "timed out" : "no PASS line");
     unlink(stats);
     unlink(report);
+    unlink(ts);
 }
 
 static void fmt_time(char *buf, size_t len, double s)

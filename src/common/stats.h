@@ -43,6 +43,7 @@ typedef struct gpu_sample {
     uint32_t active_warps;               /* at that cycle, all SMs */
     uint64_t l1d_misses;                 /* cumulative */
     uint64_t lsu_stall_cycles;           /* cumulative */
+    uint64_t l1d_accesses;               /* cumulative (miss rate per interval) */
 } gpu_sample;
 
 typedef struct gpu_kernel_stats {

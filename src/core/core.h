@@ -76,6 +76,11 @@ uint32_t core_sm_live_ctas(const core_sm *sm);
 uint32_t core_sm_slots(const core_sm *sm);
 uint32_t core_sm_schedulers(const core_sm *sm);
 uint32_t core_sm_cta_slots(const core_sm *sm);
+/* Instructions executed so far by every warp of the SM's resident CTAs,
+   added to *warp_insns / *thread_insns: finished warps included, whose
+   slots are already free but whose counts reach the kernel's only when
+   their CTA completes (the time series needs both to be counted once). */
+void core_sm_insns_resident(const core_sm *sm, uint64_t *warp_insns, uint64_t *thread_insns);
 /* The warp in `slot` (NULL when free) and its launch-wide id. */
 const emu_warp *core_sm_warp(const core_sm *sm, uint32_t slot, uint64_t *uid);
 /* Cache `c` (CORE_C_*) of the SM. */

@@ -538,6 +538,18 @@ bool core_sm_take_cta_freed(core_sm *sm)
     return f;
 }
 
+void core_sm_insns_resident(const core_sm *sm, uint64_t *warp_insns, uint64_t *thread_insns)
+{
+    for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) {
+        if (!sm->ctas[c].live) continue;
+        const emu_cta *e = &sm->ctas[c].ecta;
+        for (uint32_t i = 0; i < e->nwarps; i++) {
+            *warp_insns += e->warps[i].warp_insns;
+            *thread_insns += e->warps[i].thread_insns;
+        }
+    }
+}
+
 const emu_warp *core_sm_warp(const core_sm *sm, uint32_t slot, uint64_t *uid)
 {
     const core_warp *w = slot < sm->nwarps ? &sm->warps[slot] : NULL;

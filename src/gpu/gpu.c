@@ -453,18 +453,17 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
             st->samples = p;
         }
         uint32_t live = 0;
-        uint64_t misses = 0;
+        uint64_t misses = 0, accesses = 0;
         for (uint32_t i = 0; i < g->nsm; i++) {
+            const gpu_cache_stats *l1d = mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D));
             live += core_sm_live_warps(g->sms[i]);
-            misses += mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D))->misses;
+            misses += l1d->misses;
+            accesses += l1d->accesses;
         }
         uint64_t wi = st->warp_insns, ti = st->thread_insns;
-        /* add what running warps executed so far (finished CTAs are in st) */
-        for (uint32_t i = 0; i < g->nsm; i++)
-            for (uint32_t w = 0; w < core_sm_slots(g->sms[i]); w++) {
-                const emu_warp *ew = core_sm_warp(g->sms[i], w, NULL);
-                if (ew) { wi += ew->warp_insns; ti += ew->thread_insns; }
-            }
+        /* add what resident CTAs executed so far (finished CTAs are in st),
+           their finished warps included */
+        for (uint32_t i = 0; i < g->nsm; i++) core_sm_insns_resident(g->sms[i], &wi, &ti);
         gpu_sample *sp = &st->samples[st->nsamples++];
         memset(sp, 0, sizeof *sp);     /* padding too: samples compare bytewise */
         sp->cycle = *next_sample - st->start_cycle;
@@ -473,6 +472,7 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
         sp->active_warps = live;
         sp->l1d_misses = misses;
         sp->lsu_stall_cycles = st->lsu_stall_cycles;
+        sp->l1d_accesses = accesses;
         *next_sample += iv;
     }
 }

@@ -467,7 +467,7 @@ void gpu_report_timeseries(FILE *out, const gpu_kernel_stats *ks, uint32_t n, bo
 {
     if (json) fputc('[', out);
     else fprintf(out, "launch,kernel,cycle,warp_insns,thread_insns,active_warps,l1d_misses,"
-                 "lsu_stall_cycles\n");
+                 "lsu_stall_cycles,l1d_accesses\n");
     bool first = true;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < ks[i].nsamples; j++) {
@@ -477,14 +477,16 @@ void gpu_report_timeseries(FILE *out, const gpu_kernel_stats *ks, uint32_t n, bo
                 json_str(out, ks[i].name);
                 fprintf(out, ", \"cycle\": %" PRIu64 ", \"warp_insns\": %" PRIu64
                         ", \"thread_insns\": %" PRIu64 ", \"active_warps\": %u, "
-                        "\"l1d_misses\": %" PRIu64 ", \"lsu_stall_cycles\": %" PRIu64 "}",
+                        "\"l1d_misses\": %" PRIu64 ", \"lsu_stall_cycles\": %" PRIu64
+                        ", \"l1d_accesses\": %" PRIu64 "}",
                         s->cycle, s->warp_insns, s->thread_insns, s->active_warps,
-                        s->l1d_misses, s->lsu_stall_cycles);
+                        s->l1d_misses, s->lsu_stall_cycles, s->l1d_accesses);
             } else {
                 /* kernel names have no commas or quotes (PTX identifiers) */
                 fprintf(out, "%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64
-                        "\n", i + 1, ks[i].name, s->cycle, s->warp_insns, s->thread_insns,
-                        s->active_warps, s->l1d_misses, s->lsu_stall_cycles);
+                        ",%" PRIu64 "\n", i + 1, ks[i].name, s->cycle, s->warp_insns,
+                        s->thread_insns, s->active_warps, s->l1d_misses, s->lsu_stall_cycles,
+                        s->l1d_accesses);
             }
             first = false;
         }

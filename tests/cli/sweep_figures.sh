@@ -93,7 +93,7 @@ badspec() {  # FIGURES-JSON EXPECTED-MESSAGE-PART
   grep -qF "$tmp/b.json: $2" "$tmp/berr" || fail "$1: message $(cat "$tmp/berr"), want '$2'"
   [ ! -e "$tmp/bo" ] || fail "$1: ran something"
 }
-badspec '{"name": "a", "kind": "pie", "metric": "speedup"}' '$.figures[0].kind: expected "bars" or "lines"'
+badspec '{"name": "a", "kind": "pie", "metric": "speedup"}' '$.figures[0].kind: expected "bars", "lines", "stacked" or "timeseries"'
 badspec '{"name": "a", "kind": "bars", "metric": "nope"}' '$.figures[0].metric:'
 badspec '{"name": "a", "kind": "bars", "metric": "speedup", "mean": "speedup"}' '$.figures[0].mean:'
 badspec '{"name": "a", "kind": "lines", "metric": "ipc", "x": "sm_count"}' "\$.figures[0].x: no config sets 'sm_count'"

@@ -1,7 +1,8 @@
 /*
 ** test_timing_basic.c -- the timing model end to end: a vector add gives
 ** correct results and consistent statistics, runs are deterministic, the
-** occupancy calculation names its limiter, and the time series samples.
+** occupancy calculation names its limiter, and the time series samples
+** (cumulative counts that never fall).
 */
 #include "timing_harness.h"
 
@@ -93,6 +94,36 @@ static void test_deterministic(void **state)
     free(r2);
 }
 
+/* The time series' instruction counts are cumulative: they never fall
+   (a warp that finished before the rest of its CTA is still counted) and
+   end at most at the launch's totals. */
+static void test_timeseries_monotonic(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    th_config(&cfg);
+    cfg.n_clusters = 2;
+    cfg.timeseries_interval = 3;
+    static float out[VN];
+    th_run *r = calloc(1, sizeof *r);
+    run_vecadd(&cfg, r, out);
+    if (r->rc) fail_msg("run failed: %s", r->err);
+    const gpu_kernel_stats *st = &r->st;
+    assert_true(st->nsamples > 10);
+    for (uint32_t i = 1; i < st->nsamples; i++) {
+        const gpu_sample *a = &st->samples[i - 1], *b = &st->samples[i];
+        if (b->warp_insns < a->warp_insns || b->thread_insns < a->thread_insns)
+            fail_msg("sample %u (cycle %llu): warp_insns %llu -> %llu, thread_insns %llu -> "
+                     "%llu", i, (unsigned long long)b->cycle,
+                     (unsigned long long)a->warp_insns, (unsigned long long)b->warp_insns,
+                     (unsigned long long)a->thread_insns, (unsigned long long)b->thread_insns);
+    }
+    assert_true(st->samples[st->nsamples - 1].warp_insns <= st->warp_insns);
+    assert_true(st->samples[st->nsamples - 1].thread_insns <= st->thread_insns);
+    gpu_stats_release(&r->st);
+    free(r);
+}
+
 /* skipping idle cycles changes nothing but the skipped-cycle count */
 static void test_skip_is_exact(void **state)
 {
@@ -172,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vecadd_end_to_end),
         cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_timeseries_monotonic),
         cmocka_unit_test(test_skip_is_exact),
         cmocka_unit_test(test_skip_is_exact_under_backpressure),
         cmocka_unit_test(test_occupancy_limits),
