@@ -299,8 +299,10 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     put_u64(&r, tot ? "gpu_tot_sim_insn" : "gpu_sim_insn", gs_insn);
     put_f(&r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(gs_insn, k->cycles));
     gpgpusim_cache_fields(&r, "L1D", &k->l1d);
+    classify_fields(&r, cfg, k);
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
     slot_fields(&r, k);
+    policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
 
