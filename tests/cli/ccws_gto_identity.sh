@@ -6,7 +6,8 @@
 # so no VTA hit is possible) gives per launch the same cycles, instructions
 # and L1D counts as `gto`, and reports its counters (no hits, no vetoes);
 # default `ccws` runs also report their counters, and any run among them
-# that saw no VTA hit must equal GTO too.  Needs nvcc and the CUDA shims:
+# that saw no VTA hit must equal GTO too.  l1d_classify changes no cycle
+# and classifies the reads.  Needs nvcc and the CUDA shims:
 # exits 77 (skipped) without them.
 # Run by ctest: bash ccws_gto_identity.sh WARPSIM SOURCE_DIR
 ws="$1"
@@ -64,5 +65,19 @@ print("%s: gto cycles %d = ccws(vta_sets=0) cycles %d; ccws cycles %d, vta hits 
                      ccws["total"]["cycles"], q["vta_hits"], q["load_vetoes"]))
 PY
 done
+# l1d_classify only counts: the same cycles as without it, and its classes
+# cover the L1D's read accesses (stores are not classified)
+run bfs cls warp_scheduler=gto l1d_classify=true
+python3 - "$tmp/bfs.gto.json" "$tmp/bfs.cls.json" <<'PY' || fail "l1d_classify changed the run"
+import json, sys
+gto, cls = (json.load(open(f))["total"] for f in sys.argv[1:3])
+assert gto["cycles"] == cls["cycles"] and gto["l1d_hits"] == cls["l1d_hits"]
+assert "L1D_cls_misses" not in gto
+c = [cls["L1D_cls_" + k] for k in ("intra_thread_hits", "inter_thread_hits",
+                                   "inter_warp_hits", "misses")]
+assert all(x > 0 for x in c), c
+assert sum(c[:3]) <= cls["l1d_hits"] and c[3] <= cls["l1d_misses"], (c, cls["l1d_hits"])
+print("bfs l1d_classify: intra-thread %d, inter-thread %d, inter-warp %d, misses %d" % tuple(c))
+PY
 [ "$bad" -eq 0 ] && echo "ccws_gto_identity: ok"
 exit "$bad"
