@@ -43,7 +43,9 @@
 ** instructions issued count all but barriers (WS_NEXT_BARRIER); a warp's
 ** hits and instructions leave the totals when it finishes; VTA tags are
 ** line numbers addr / line_bytes (set = line number mod sets); evictions of
-** a line whose owner left the SM are dropped (the event names no warp).
+** a line whose owner left the SM are dropped (the event names no warp),
+** while a line whose owner's slot already holds a new warp goes to that
+** warp's VTA (the L1 knows slots only, as the code's WID field).
 ** With vta_sets = 0 (no VTA) no warp is ever throttled, and the policy
 ** issues exactly as its base policy.
 */
