@@ -47,7 +47,7 @@
 
 /* Bumped on any change of a struct or ops table below. A plug-in built
    against another version is refused when loaded. */
-#define WS_POLICY_ABI_VERSION 2
+#define WS_POLICY_ABI_VERSION 3
 
 #define WS_NO_WARP   UINT32_MAX
 #define WS_NO_PC     UINT32_MAX
@@ -308,7 +308,18 @@ typedef struct ws_warp_sched_ops {
     /* Which parked entry retries this cycle: index into q->e, or -1 for
        none. NULL = the oldest. */
     int (*reexec_pick)(void *st, const ws_sched_view *v, const ws_reexec_view *q);
+    /* Counters of the policy's own for the statistics: their names
+       (NULL-terminated, at most WS_MAX_COUNTERS, each shorter than
+       WS_COUNTER_NAME) and `counters`, which writes the values counted
+       since kernel_begin into out[] (one per name).  The model reads them
+       at each kernel's end, sums them over SMs and reports them per launch
+       and in total (the "policy" object of the JSON report). NULL = none. */
+    const char *const *counter_names;
+    void (*counters)(void *st, uint64_t *out);
 } ws_warp_sched_ops;
+
+#define WS_MAX_COUNTERS 8
+#define WS_COUNTER_NAME 32
 
 /* ------------------------------------------------------------------ */
 /* Fetch policy: which warp fetches into its instruction buffer        */

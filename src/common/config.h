@@ -130,6 +130,7 @@ typedef struct gpu_config {
     uint32_t coalesce_bytes;                  /* segment size for global coalescing */
     bool     coalesce_reduce;                 /* write-through stores move only the 32/64 B
                                                  part of a segment they touch */
+    bool     l1d_classify;                    /* the L1D classifies its read hits (stats) */
     uint32_t shmem_banks, shmem_bank_bytes, shmem_latency;
     gpu_cache_config l1d, l1c, l1t;
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */

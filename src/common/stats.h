@@ -34,6 +34,12 @@ typedef struct gpu_cache_stats {
                                    LINE_ALLOC_FAIL) */
     uint64_t evictions, writebacks;
     uint64_t mshr_occupancy_sum;/* sum over cycles of MSHRs in use */
+    /* l1d_classify (L1D only): read accesses by what they found (CCWS
+       spec Sec. 6): a hit on a line the requesting warp owns with a lane
+       that touched it before (intra-thread) or with other lanes only
+       (inter-thread, intra-warp), a hit on another warp's line
+       (inter-warp), a miss (new MSHR or merge) */
+    uint64_t cls_intra_thread, cls_inter_thread, cls_inter_warp, cls_miss;
 } gpu_cache_stats;
 
 /* one sample of the optional time series */
@@ -83,6 +89,14 @@ typedef struct gpu_kernel_stats {
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */
+
+    /* the warp scheduler's own counters (its ops->counters, read at the
+       kernel's end on every SM and summed), reported as "policy" */
+#define GPU_POLICY_COUNTERS 8        /* = WS_MAX_COUNTERS */
+#define GPU_POLICY_COUNTER_NAME 32   /* = WS_COUNTER_NAME */
+    uint32_t npolicy_counters;
+    char     policy_counter_names[GPU_POLICY_COUNTERS][GPU_POLICY_COUNTER_NAME];
+    uint64_t policy_counters[GPU_POLICY_COUNTERS];
 
     uint32_t nsamples;
     gpu_sample *samples;             /* owned; time series when enabled */

@@ -61,3 +61,15 @@ uint32_t core_coalesce_reduce(const uint64_t *addr, uint32_t mask, uint32_t nbyt
     }
     return size;
 }
+
+uint32_t core_coalesce_lanes(const uint64_t *addr, uint32_t mask, uint32_t nbytes,
+                             uint32_t seg, uint64_t base)
+{
+    uint32_t lanes = 0;
+    if (!nbytes) nbytes = 1;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        int lane = __builtin_ctz(m);
+        if (addr[lane] < base + seg && addr[lane] + nbytes > base) lanes |= 1u << lane;
+    }
+    return lanes;
+}

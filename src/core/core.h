@@ -103,6 +103,10 @@ uint32_t core_coalesce(const uint64_t *addr, uint32_t mask, uint32_t nbytes, uin
    whole. */
 uint32_t core_coalesce_reduce(const uint64_t *addr, uint32_t mask, uint32_t nbytes,
                               uint32_t seg, uint64_t *base);
+/* The lanes of `mask` whose access touches the `seg`-byte segment at
+   `base` (for the L1D's hit classification). */
+uint32_t core_coalesce_lanes(const uint64_t *addr, uint32_t mask, uint32_t nbytes,
+                             uint32_t seg, uint64_t base);
 
 /* smem_banks.c: cycles a shared-memory access needs (the conflict
    degree: most distinct words mapped to one bank; same word = broadcast). */

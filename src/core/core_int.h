@@ -114,6 +114,7 @@ typedef struct core_tx {
     uint8_t  cache;       /* CORE_C_* */
     uint8_t  kind;        /* MEM_READ / MEM_WRITE / MEM_ATOMIC */
     uint16_t bytes;       /* bytes moved when reduced (coalesce_reduce), 0 = the segment */
+    uint32_t lanes;       /* lanes touching it (l1d_classify only, else 0) */
 } core_tx;
 
 /* the LSU's current instruction */

@@ -136,6 +136,17 @@ static void lsu_reduce_tx(core_sm *sm, uint32_t from, const uint64_t *addr, uint
     }
 }
 
+/* l1d_classify: the lanes behind each L1D transaction appended from
+   index `from` (the L1D's intra-/inter-thread split needs them). */
+static void lsu_tx_lanes(core_sm *sm, uint32_t from, const uint64_t *addr, uint32_t mask,
+                         uint32_t nbytes)
+{
+    if (!sm->cfg->l1d_classify) return;
+    for (uint32_t i = from; i < sm->lsu.ntx; i++)
+        sm->lsu.tx[i].lanes = core_coalesce_lanes(addr, mask, nbytes, sm->cfg->coalesce_bytes,
+                                                  sm->lsu.tx[i].addr);
+}
+
 /* The lanes of `mask` accessing space `space` at space offsets `off`. */
 static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
                            const uint64_t *off, uint32_t mask, uint32_t nbytes)
@@ -160,8 +171,10 @@ static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
             int l = __builtin_ctz(m);
             a[l] = base + off[l] / n * (32ull * n) + (uint64_t)l * n + off[l] % n;
         }
+        uint32_t from = lsu->ntx;
         sm->st->gmem_transactions += lsu_add_tx(lsu, a, mask, nbytes, cfg->coalesce_bytes,
                                                 CORE_C_L1D, kind);
+        lsu_tx_lanes(sm, from, a, mask, nbytes);
         return;
     }
     case PTX_SPACE_CONST: case PTX_SPACE_PARAM: {
@@ -182,6 +195,7 @@ static void lsu_space_part(core_sm *sm, core_warp *w, int space, uint8_t kind,
         uint32_t from = lsu->ntx;
         sm->st->gmem_transactions += lsu_add_tx(lsu, off, mask, nbytes, cfg->coalesce_bytes,
                                                 CORE_C_L1D, kind);
+        lsu_tx_lanes(sm, from, off, mask, nbytes);
         if (kind != MEM_READ) lsu_reduce_tx(sm, from, off, mask, nbytes);
         return;
     }
@@ -326,7 +340,7 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
         }
     }
     mem_l1_evict ev;
-    int r = mem_l1_access_n(l1, tx->kind, tx->addr, tx->bytes, warp, load, &ev);
+    int r = mem_l1_access_lanes(l1, tx->kind, tx->addr, tx->bytes, warp, load, tx->lanes, &ev);
     /* allocate-on-miss evicts when the miss is sent, as fills do below */
     if (ev.valid && tx->cache == CORE_C_L1D && ev.owner < sm->nwarps)
         lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);

@@ -80,6 +80,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
             return -1;
+    if (cfg->l1d_classify && mem_l1_classify_enable(sm->l1[CORE_C_L1D])) return -1;
     return 0;
 }
 
@@ -169,10 +170,33 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     core_sm_event(sm, &e, cycle);
 }
 
+_Static_assert(GPU_POLICY_COUNTERS == WS_MAX_COUNTERS
+               && GPU_POLICY_COUNTER_NAME == WS_COUNTER_NAME,
+               "common/stats.h holds the policy counters the ABI allows");
+
+/* Add the warp scheduler's own counters of this kernel to the statistics
+   (the registry refused plug-ins with too many or too long names). */
+static void sm_policy_counters(core_sm *sm)
+{
+    const ws_warp_sched_ops *wp = sm->wp;
+    gpu_kernel_stats *st = sm->st;
+    if (!wp || !wp->counters || !wp->counter_names || !st) return;
+    uint64_t v[WS_MAX_COUNTERS] = { 0 };
+    wp->counters(sm->wst, v);
+    uint32_t n = 0;
+    while (n < WS_MAX_COUNTERS && wp->counter_names[n]) {
+        snprintf(st->policy_counter_names[n], WS_COUNTER_NAME, "%s", wp->counter_names[n]);
+        st->policy_counters[n] += v[n];
+        n++;
+    }
+    st->npolicy_counters = n;
+}
+
 void core_sm_end_kernel(core_sm *sm, uint64_t cycle)
 {
     ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_END);
     core_sm_event(sm, &e, cycle);
+    sm_policy_counters(sm);
     if (sm->wp && sm->wp->kernel_end) sm->wp->kernel_end(sm->wst, sm->kinfo);
     if (sm->fetch_ops && sm->fetch_ops->kernel_end) sm->fetch_ops->kernel_end(sm->fetch_st, sm->kinfo);
     sm->kinfo = NULL;

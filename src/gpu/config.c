@@ -187,6 +187,10 @@ static const cfg_param params[] = {
          "a store that the L1 writes through, and an atomic, moves only the aligned 64- "
          "or 32-byte part of its 128-byte segment that its lanes touch (GPGPU-Sim's "
          "transaction-size reduction; false: each carries the whole segment)"),
+    BOOL("l1d_classify", l1d_classify, "false",
+         "the L1D classifies every read access as an intra-thread, inter-thread (same "
+         "warp) or inter-warp hit, or a miss, by the line's owner warp and the lanes of "
+         "that warp that touched it (CCWS spec Sec. 6; statistics L1D_cls_*)"),
     U32("shmem_banks", shmem_banks, "32", "banks", 1, 64, "shared-memory banks"),
     U32("shmem_bank_bytes", shmem_bank_bytes, "4", "bytes", 1, 16, "bank width"),
     U32("shmem_latency", shmem_latency, "24", "cycles", 1, 10000,

@@ -425,6 +425,10 @@ static void gpu_add_cache(gpu_cache_stats *to, const gpu_cache_stats *s)
     to->evictions += s->evictions;
     to->writebacks += s->writebacks;
     to->mshr_occupancy_sum += s->mshr_occupancy_sum;
+    to->cls_intra_thread += s->cls_intra_thread;
+    to->cls_inter_thread += s->cls_inter_thread;
+    to->cls_inter_warp += s->cls_inter_warp;
+    to->cls_miss += s->cls_miss;
 }
 
 static void gpu_collect(gpu *g, gpu_kernel_stats *st)

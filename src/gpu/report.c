@@ -236,6 +236,30 @@ static void belady_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_f(r, "l1d_belady_mpki", ratio(k->l1d_belady_misses * 1000, k->warp_insns));
 }
 
+/* The L1D's read accesses by class (l1d_classify only, so that reports
+   without it stay as they were). */
+static void classify_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    if (!cfg->l1d_classify) return;
+    put_u64(r, "L1D_cls_intra_thread_hits", k->l1d.cls_intra_thread);
+    put_u64(r, "L1D_cls_inter_thread_hits", k->l1d.cls_inter_thread);
+    put_u64(r, "L1D_cls_inter_warp_hits", k->l1d.cls_inter_warp);
+    put_u64(r, "L1D_cls_misses", k->l1d.cls_miss);
+}
+
+/* The warp scheduler's own counters (ops->counters), when it has any. */
+static void policy_fields(rep *r, const gpu_kernel_stats *k)
+{
+    if (!k->npolicy_counters) return;
+    open_obj(r, "policy");
+    for (uint32_t i = 0; i < k->npolicy_counters; i++) {
+        char n[48];
+        snprintf(n, sizeof n, r->json ? "%s" : "policy.%s", k->policy_counter_names[i]);
+        put_u64(r, n, k->policy_counters[i]);
+    }
+    close_obj(r);
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -266,6 +290,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
     cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     belady_fields(r, cfg, k);
+    classify_fields(r, cfg, k);
     gpgpusim_cache_fields(r, "L2", &k->mem.l2);
     cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
@@ -276,6 +301,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_f(r, "active_warps_per_sm_avg",
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
+    policy_fields(r, k);
     memsys_fields(r, cfg, k);
 }
 
@@ -289,8 +315,10 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     put_f(&r, tot ? "gpu_tot_ipc" : "gpu_ipc", ratio(gs_insn, k->cycles));
     gpgpusim_cache_fields(&r, "L1D", &k->l1d);
     belady_fields(&r, cfg, k);
+    classify_fields(&r, cfg, k);
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
     slot_fields(&r, k);
+    policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
 
@@ -319,6 +347,10 @@ static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
     d->evictions += c->evictions;
     d->writebacks += c->writebacks;
     d->mshr_occupancy_sum += c->mshr_occupancy_sum;
+    d->cls_intra_thread += c->cls_intra_thread;
+    d->cls_inter_thread += c->cls_inter_thread;
+    d->cls_inter_warp += c->cls_inter_warp;
+    d->cls_miss += c->cls_miss;
 }
 
 static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
@@ -399,6 +431,12 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->mem_queue_full_cycles += k->mem_queue_full_cycles;
     s->active_warps_sum += k->active_warps_sum;
     s->skipped_cycles += k->skipped_cycles;
+    /* launches under one configuration have the same scheduler and names */
+    for (uint32_t i = 0; i < k->npolicy_counters; i++) {
+        memcpy(s->policy_counter_names[i], k->policy_counter_names[i], GPU_POLICY_COUNTER_NAME);
+        s->policy_counters[i] += k->policy_counters[i];
+    }
+    if (k->npolicy_counters > s->npolicy_counters) s->npolicy_counters = k->npolicy_counters;
     mem_accumulate(&s->mem, &k->mem);
 }
 

@@ -47,6 +47,10 @@ struct mem_l1 {
     uint32_t qhead, qn, qcap, qlimit;
     bool last_fail_set;   /* the last reservation fail was a full set */
     gpu_cache_stats st;
+    /* hit classification (mem_l1_classify_enable; NULL when off): per line
+       (set-major, as tags.lines) the lanes of its owner warp that touched
+       it since its fill; per MSHR the allocating warp and its lanes */
+    uint32_t *cls_lanes, *cls_mshr_lanes, *cls_mshr_warp;
 };
 
 _Static_assert((int)MEM_INDEX_FERMI == (int)GPU_SET_INDEX_FERMI
@@ -79,9 +83,21 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
     return l;
 }
 
+int mem_l1_classify_enable(mem_l1 *l)
+{
+    size_t lines = (size_t)l->tags.sets * l->tags.ways, m = l->mshr.n ? l->mshr.n : 1;
+    l->cls_lanes = calloc(lines, sizeof *l->cls_lanes);
+    l->cls_mshr_lanes = calloc(m, sizeof *l->cls_mshr_lanes);
+    l->cls_mshr_warp = calloc(m, sizeof *l->cls_mshr_warp);
+    return l->cls_lanes && l->cls_mshr_lanes && l->cls_mshr_warp ? 0 : -1;
+}
+
 void mem_l1_free(mem_l1 *l)
 {
     if (!l) return;
+    free(l->cls_lanes);
+    free(l->cls_mshr_lanes);
+    free(l->cls_mshr_warp);
     mem_cache_release(&l->tags);
     mem_mshr_release(&l->mshr);
     free(l->q);
@@ -95,6 +111,42 @@ void mem_l1_reset(mem_l1 *l)
     l->qhead = l->qn = 0;
     l->last_fail_set = false;
     memset(&l->st, 0, sizeof l->st);
+    if (l->cls_lanes)
+        memset(l->cls_lanes, 0, (size_t)l->tags.sets * l->tags.ways * sizeof *l->cls_lanes);
+}
+
+/* ---- hit classification (CCWS spec Sec. 6) ------------------------- */
+
+/* A read hit on line `idx` by `lanes` of `warp`, before the touch: the
+   line's owner decides intra- vs inter-warp; for the owner, a lane seen
+   before makes it intra-thread.  With `owner = last` a hit of another
+   warp makes that warp the owner, with only its own lanes. */
+static void l1_cls_hit(mem_l1 *l, int64_t idx, uint32_t warp, uint32_t lanes)
+{
+    uint32_t *seen = &l->cls_lanes[idx];
+    if (l->tags.lines[idx].owner != warp) {
+        l->st.cls_inter_warp++;
+        if (!l->tags.keep_owner) *seen = lanes;
+        return;
+    }
+    if (lanes & *seen) l->st.cls_intra_thread++;
+    else l->st.cls_inter_thread++;
+    *seen |= lanes;
+}
+
+/* A read miss of `line` (new MSHR or merge): the MSHR gathers the
+   allocating warp's lanes, which the filled line starts with. */
+static void l1_cls_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t lanes, bool merged)
+{
+    l->st.cls_miss++;
+    int i = mem_mshr_find(&l->mshr, line);
+    if (i < 0) return;
+    if (!merged) {
+        l->cls_mshr_warp[i] = warp;
+        l->cls_mshr_lanes[i] = lanes;
+    } else if (l->cls_mshr_warp[i] == warp) {
+        l->cls_mshr_lanes[i] |= lanes;
+    }
 }
 
 static void l1_push(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t id,
@@ -168,6 +220,12 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
 int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
                     uint32_t token, mem_l1_evict *ev)
 {
+    return mem_l1_access_lanes(l, kind, addr, bytes, warp, token, 0, ev);
+}
+
+int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                        uint32_t token, uint32_t lanes, mem_l1_evict *ev)
+{
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
     ev->valid = false;
     if (kind == MEM_ATOMIC) {
@@ -180,12 +238,15 @@ int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t
     int64_t hit = l->cfg.enabled ? mem_cache_probe(&l->tags, addr) : -1;
     if (kind == MEM_READ) {
         if (hit >= 0) {
+            if (l->cls_lanes) l1_cls_hit(l, hit, warp, lanes);
             mem_cache_touch(&l->tags, hit, warp);
             l->st.accesses++;
             l->st.hits++;
             return MEM_L1_HIT;
         }
-        return l1_read_miss(l, line, warp, token, ev);
+        int r = l1_read_miss(l, line, warp, token, ev);
+        if (l->cls_lanes && r != MEM_L1_FAIL) l1_cls_miss(l, line, warp, lanes, r == MEM_L1_MERGED);
+        return r;
     }
     /* store */
     if (l->cfg.write_back && l->cfg.enabled) {
@@ -292,6 +353,7 @@ uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evi
         l1_evicted(l, &old, ev);
     }
     if (dirty && idx >= 0) l->tags.lines[idx].dirty = true;
+    if (l->cls_lanes && idx >= 0) l->cls_lanes[idx] = l->cls_mshr_lanes[rep->id];
     return k;
 }
 

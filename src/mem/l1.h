@@ -65,6 +65,16 @@ int mem_l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t warp, uint32_t to
 int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
                     uint32_t token, mem_l1_evict *ev);
 
+/* The same with the lanes of the requesting warp behind the transaction
+   (a bit per lane), which the hit classification uses when enabled. */
+int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                        uint32_t token, uint32_t lanes, mem_l1_evict *ev);
+/* Classify every read access from now on (l1d_classify; statistics
+   cls_*): per line, its owner warp's lanes that touched it since its fill;
+   per MSHR, the allocating warp's lanes.  0, or -1 when out of memory.
+   Off (the default) it costs one test per access. */
+int mem_l1_classify_enable(mem_l1 *l);
+
 /* The caller skipped `n` cycles in which its blocked access would have
    failed again: count them as reservation fails of the last one's kind. */
 void mem_l1_repeat_fail(mem_l1 *l, uint64_t n);

@@ -20,6 +20,7 @@ extern const ws_warp_sched_ops ws_warp_sched_gto;
 extern const ws_warp_sched_ops ws_warp_sched_oldest;
 extern const ws_warp_sched_ops ws_warp_sched_two_level;
 extern const ws_warp_sched_ops ws_warp_sched_swl;
+extern const ws_warp_sched_ops ws_warp_sched_ccws;
 extern const ws_fetch_ops ws_fetch_rr;
 extern const ws_cta_map_ops ws_cta_map_rr;
 extern const ws_dram_sched_ops ws_dram_sched_fcfs;
@@ -29,7 +30,7 @@ extern const ws_dram_sched_ops ws_dram_sched_reminst;
 
 static const ws_warp_sched_ops *const builtin_warp[] = {
     &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
-    &ws_warp_sched_two_level, &ws_warp_sched_swl, NULL
+    &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws, NULL
 };
 static const ws_fetch_ops *const builtin_fetch[] = { &ws_fetch_rr, NULL };
 static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, NULL };
@@ -188,6 +189,16 @@ const void *ws_registry_find(const ws_registry *r, int kind, const char *name)
 }
 
 
+/* The statistics hold WS_MAX_COUNTERS policy counters with names of
+   fewer than WS_COUNTER_NAME characters. */
+static bool counters_ok(const void *ops)
+{
+    const ws_warp_sched_ops *w = ops;
+    for (size_t i = 0; w->counter_names && w->counter_names[i]; i++)
+        if (i >= WS_MAX_COUNTERS || strlen(w->counter_names[i]) >= WS_COUNTER_NAME) return false;
+    return true;
+}
+
 /* A plug-in's tables: every name must be new in its kind (a plug-in may
    not replace a built-in policy silently). Checked before anything is
    added, so a refused plug-in leaves the registry as it was. */
@@ -209,6 +220,12 @@ int ws_registry_add(ws_registry *r, const ws_plugin *p, char *err, size_t errlen
             ops_head h = head_of(k, lists[k][i]);
             if (!h.name || !*h.name) {
                 buf_addf(err, errlen, "%s: a %s policy has no name", pname, kinds[k].key);
+                return -1;
+            }
+            if (k == WS_KIND_WARP && !counters_ok(lists[k][i])) {
+                buf_addf(err, errlen, "%s: warp scheduler '%s' declares more than %d counters "
+                         "or a counter name of %d characters or more", pname, h.name,
+                         WS_MAX_COUNTERS, WS_COUNTER_NAME);
                 return -1;
             }
             bool dup = ws_registry_find(r, k, h.name) != NULL;

@@ -29,7 +29,15 @@
 **    inner=1 (GTO, which GPGPU-Sim leaves unimplemented): the greedy warp
 **    if still active, then the active warps by age;
 **  - only active warps appear in the order; finished / empty slots that
-**    were just promoted are left out of it.
+**    were just promoted are left out of it;
+**  - outer=2 (fetch groups, not in GPGPU-Sim): the CCWS paper's 2LVL-GTO
+**    (specs/ccws.md Sec. 2.0 and 7.12) is `two-level` with
+**    active_warps=8,inner=1,outer=2: the unit's warps form fixed groups of
+**    active_warps consecutive slots; only the current group issues; when
+**    none of its warps is ready (valid, no stall) the group holding the
+**    oldest ready warp becomes current, in the same cycle; inside the group
+**    the order is GTO (inner=1: the greedy warp, then by age) or LRR
+**    (inner=0: from the warp after the last issuer); no demotion.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -41,8 +49,9 @@ enum { P_ACTIVE = 0, P_INNER, P_OUTER };
 static const ws_param_desc two_level_params[] = {
     { "active_warps", 8, 1, 256, "warps", "size of the active set (per scheduler)" },
     { "inner", 0, 0, 1, "", "order inside the active set: 0 = lrr, 1 = gto" },
-    { "outer", 0, 0, 1, "",
-      "which pending warp is promoted: 0 = round-robin (FIFO), 1 = oldest" },
+    { "outer", 0, 0, 2, "",
+      "which pending warp is promoted: 0 = round-robin (FIFO), 1 = oldest; "
+      "2 = fixed fetch groups of active_warps warps (2LVL-GTO with inner=1)" },
     { NULL, 0, 0, 0, NULL, NULL }
 };
 
@@ -55,6 +64,7 @@ typedef struct tl_state {
     uint32_t *pend;       /* pending FIFO, pend[0] = front */
     uint32_t *perm;       /* age order (inner GTO) */
     bool     *in_act;
+    uint32_t group;       /* outer=2: the current fetch group */
     bool     have_last;   /* inner GTO's greedy warp */
     uint32_t last;
     uint64_t last_age;
@@ -97,6 +107,7 @@ static tl_state *tl_unit_new(const ws_param_values *p, uint32_t nwarps)
     st->have_last = false;
     st->last = 0;
     st->last_age = 0;
+    st->group = 0;
     tl_reset_sets(st, nwarps);
     return st;
 }
@@ -182,12 +193,60 @@ static void tl_promote(tl_state *st, const ws_sched_view *v)
     }
 }
 
+static bool tl_ready(const ws_warp_view *w)
+{
+    return w->valid && w->stall == WS_STALL_NONE;
+}
+
+/* Is the remembered last issuer still the same live warp? */
+static bool tl_greedy_live(const tl_state *st, const ws_sched_view *v, uint32_t n)
+{
+    return st->have_last && st->last < n && ws_cand_warp(v, st->last)->valid &&
+           ws_cand_warp(v, st->last)->age == st->last_age;
+}
+
+/* outer=2: fixed fetch groups of max_active positions (see the header). */
+static uint32_t tl_order_groups(tl_state *st, const ws_sched_view *v, uint32_t n, uint32_t *out)
+{
+    uint32_t size = st->max_active, k = 0, base = st->group * size;
+    uint32_t live = ws_order_by_age(v, st->perm, n);
+    bool any = false;
+    for (uint32_t i = base; i < n && i < base + size && !any; i++)
+        any = tl_ready(ws_cand_warp(v, i));
+    for (uint32_t i = 0; i < live && !any; i++)
+        if (tl_ready(ws_cand_warp(v, st->perm[i]))) {
+            st->group = st->perm[i] / size;
+            any = true;
+        }
+    base = st->group * size;
+    bool greedy = tl_greedy_live(st, v, n) && st->last / size == st->group;
+    if (st->inner == 0) {
+        uint32_t start = greedy ? st->last - base + 1 : 0;
+        for (uint32_t j = 0; j < size; j++) {
+            uint32_t w = base + (start + j) % size;
+            if (w < n && ws_cand_warp(v, w)->valid)
+                out[k++] = w;
+        }
+        return ws_cand_to_slots(v, out, k);
+    }
+    if (greedy)
+        out[k++] = st->last;
+    for (uint32_t i = 0; i < live; i++) {
+        uint32_t w = st->perm[i];
+        if (w / size == st->group && !(greedy && w == st->last))
+            out[k++] = w;
+    }
+    return ws_cand_to_slots(v, out, k);
+}
+
 static uint32_t tl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     tl_state *st = ((tl_all *)vst)->unit[v->sched];
     uint32_t n = v->ncand < st->cap ? v->ncand : st->cap, k = 0;
     if (n != st->n)
         tl_reset_sets(st, n);   /* the unit changed size: not expected */
+    if (st->outer == 2)
+        return tl_order_groups(st, v, n, out);
     tl_demote(st, v);
     tl_promote(st, v);
 
@@ -228,7 +287,7 @@ static void tl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
     st->have_last = true;
     st->last = w;
     st->last_age = w < v->ncand ? ws_cand_warp(v, w)->age : 0;
-    if (st->inner != 0)
+    if (st->inner != 0 || st->outer == 2)
         return;
     uint32_t i = 0;
     while (i < st->na && st->act[i] != w)

@@ -168,6 +168,40 @@ static void test_duplicate_and_bare_name(void **state)
     ws_registry_free(r);
 }
 
+/* Policy counters: the statistics hold WS_MAX_COUNTERS names shorter than
+   WS_COUNTER_NAME; a plug-in declaring more or longer is refused whole. */
+static uint32_t ctr_order(void *st, const ws_sched_view *v, uint32_t *out)
+{
+    (void)st;
+    memcpy(out, v->cand, v->ncand * sizeof *out);
+    return v->ncand;
+}
+
+static void test_counter_limits(void **state)
+{
+    (void)state;
+    static const char *const nine[] = { "a", "b", "c", "d", "e", "f", "g", "h", "i", NULL };
+    static const char *const longname[] = {
+        "a_counter_name_of_thirty_two_chr", NULL };   /* 32 characters */
+    static const char *const fine[] = { "hits", "vetoes", NULL };
+    ws_warp_sched_ops ops = { .name = "counted", .order = ctr_order, .counter_names = nine };
+    const ws_warp_sched_ops *list[] = { &ops, NULL };
+    ws_plugin p = { .abi_version = WS_POLICY_ABI_VERSION, .name = "counters.so",
+                    .warp = list };
+    ws_registry *r = ws_registry_new();
+    char err[1024] = "";
+    assert_int_equal(ws_registry_add(r, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'counted'"));
+    assert_non_null(strstr(err, "more than 8 counters"));
+    ops.counter_names = longname;
+    assert_int_equal(ws_registry_add(r, &p, err, sizeof err), -1);
+    assert_null(ws_registry_find(r, WS_KIND_WARP, "counted"));
+    ops.counter_names = fine;
+    assert_int_equal(ws_registry_add(r, &p, err, sizeof err), 0);
+    assert_non_null(ws_registry_find(r, WS_KIND_WARP, "counted"));
+    ws_registry_free(r);
+}
+
 static void test_host_api_options(void **state)
 {
     (void)state;
@@ -214,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_bad_abi_refused),
         cmocka_unit_test(test_missing_file_and_symbol),
         cmocka_unit_test(test_duplicate_and_bare_name),
+        cmocka_unit_test(test_counter_limits),
         cmocka_unit_test(test_host_api_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,6 +336,37 @@ static void test_two_level_inner_gto(void **state)
     rig_close(&r);
 }
 
+/* 2LVL-GTO (CCWS spec 2.0): fixed fetch groups {0..3} {4..7}; only the
+   current group issues, GTO inside; when none of it is ready, the group
+   of the oldest ready warp takes over in the same cycle. */
+static void test_two_level_fetch_groups(void **state)
+{
+    (void)state;
+    rig r;
+    const uint64_t ages[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    rig_open(&r, "two-level", "active_warps=4,inner=1,outer=2", 8, ages);
+    assert_int_equal(rig_step(&r, "RRRRRRRR"), 0);
+    assert_int_equal(r.norder, 4);
+    assert_false(order_has(&r, 4));
+    assert_int_equal(rig_step(&r, "RRRRRRRR"), 0);        /* greedy */
+    assert_int_equal(rig_step(&r, "SRRRRRRR"), 1);        /* oldest ready of the group */
+    assert_int_equal(rig_step(&r, "RSRRRRRR"), 0);
+    assert_int_equal(rig_step(&r, "SSSSRRRR"), 4);        /* group 0 stalled: group 1 */
+    assert_int_equal(rig_step(&r, "RRRRRRRR"), 4);        /* stays in group 1 */
+    assert_false(order_has(&r, 0));
+    assert_int_equal(rig_step(&r, "RRRRSRRR"), 5);
+    assert_int_equal(rig_step(&r, "RRSRSSSS"), 0);        /* back: oldest ready is 0 */
+    assert_int_equal(rig_step(&r, "-SSSRRRR"), 4);        /* 0 finished, 1-3 stalled */
+    rig_close(&r);
+    /* inner=0: round-robin inside the group from the warp after the issuer */
+    rig_open(&r, "two-level", "active_warps=4,inner=0,outer=2", 8, ages);
+    const char *p[] = { "RRRRRRRR", "RRRRRRRR", "RRRRRRRR", "RRRRRRRR", "RRRRRRRR",
+                        "SSSSRRRR", "RRRRRRRR" };
+    const int e[] = { 0, 1, 2, 3, 0, 4, 5 };
+    rig_run(&r, p, e, N_OF(p));
+    rig_close(&r);
+}
+
 /* ------------------------------------------------------------------ */
 /* swl                                                                 */
 /* ------------------------------------------------------------------ */
@@ -436,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_two_level_issue_sequence),
         cmocka_unit_test(test_two_level_outer_oldest),
         cmocka_unit_test(test_two_level_inner_gto),
+        cmocka_unit_test(test_two_level_fetch_groups),
         cmocka_unit_test(test_swl_limit),
         cmocka_unit_test(test_swl_unlimited_is_gto),
         cmocka_unit_test(test_all_orders_well_formed),
