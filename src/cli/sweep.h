@@ -72,6 +72,7 @@ enum { SWEEP_FIG_BARS, SWEEP_FIG_LINES, SWEEP_FIG_STACKED, SWEEP_FIG_TIMESERIES 
 
 #define SWEEP_FIG_MAX_COMP 16   /* components of a stacked figure */
 #define SWEEP_FIG_MAX_PTS 32    /* points (lines) of a timeseries figure */
+#define SWEEP_TS_POLICY_NAME 32 /* a policy counter's name and its NUL (the ABI's limit) */
 
 /* A point a timeseries figure draws: indices into the experiment's lists
    (size and seed: the first when the figure does not say). */
@@ -94,6 +95,9 @@ typedef struct sweep_figure {
     int ncomp;
     bool normalize;             /* stacked: each stack as percentages of its sum */
     int series;                 /* timeseries: SWEEP_TS_* */
+    /* series SWEEP_TS_POLICY: policy.pol[0] per interval, divided by
+       policy.pol[1]'s when that is not empty */
+    char pol[2][SWEEP_TS_POLICY_NAME];
     sweep_fig_point pts[SWEEP_FIG_MAX_PTS]; /* timeseries: its lines */
     int npts;
 } sweep_figure;
@@ -101,7 +105,11 @@ typedef struct sweep_figure {
 /* The series a timeseries figure can show, per interval of the run's time
    series (sweep_fig_ts.c; names in sweep_ts_series_names). */
 enum { SWEEP_TS_IPC, SWEEP_TS_WARP_IPC, SWEEP_TS_ACTIVE_WARPS, SWEEP_TS_L1D_MISSES,
-       SWEEP_TS_L1D_MISS_RATE, SWEEP_TS_L1D_MPKI, SWEEP_TS_LSU_STALL, SWEEP_TS_COUNT };
+       SWEEP_TS_L1D_MISS_RATE, SWEEP_TS_L1D_MPKI, SWEEP_TS_LSU_STALL, SWEEP_TS_COUNT,
+       /* "policy.NAME" or "policy.A/policy.B": the warp scheduler's own
+          counters in each sample's "policy" object (names only the runs
+          know: a run without one gives an empty column and a warning) */
+       SWEEP_TS_POLICY = SWEEP_TS_COUNT };
 extern const char *const sweep_ts_series_names[SWEEP_TS_COUNT];
 
 typedef struct sweep_exp {

@@ -10,6 +10,7 @@
 */
 #include "cli.h"
 #include "sweep.h"
+#include <ctype.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -149,6 +150,36 @@ static int load_ts_point(const sweep_exp *x, int i, json_t *o, size_t k, sweep_f
     return 0;
 }
 
+/* One "policy.NAME" at *p (NAME up to the string's end or a '/') into
+   `out`; *p moves past it.  The name itself is checked only against the
+   ABI's form: which counters exist only the runs know. */
+static bool policy_name(const char **p, char out[SWEEP_TS_POLICY_NAME])
+{
+    static const char pre[] = "policy.";
+    if (strncmp(*p, pre, sizeof pre - 1) != 0) return false;
+    const char *n = *p + sizeof pre - 1;
+    size_t len = strcspn(n, "/");
+    if (len == 0 || len >= SWEEP_TS_POLICY_NAME) return false;
+    for (size_t k = 0; k < len; k++)    /* a CSV column and a gnuplot label */
+        if (!isgraph((unsigned char)n[k]) || n[k] == ',' || n[k] == '\'' || n[k] == '"')
+            return false;
+    memcpy(out, n, len);
+    out[len] = '\0';
+    *p = n + len;
+    return true;
+}
+
+/* A series of the warp scheduler's counters: "policy.A" or
+   "policy.A/policy.B" into f->pol.  false: not of that form. */
+static bool policy_series(const char *s, sweep_figure *f)
+{
+    const char *p = s;
+    if (!policy_name(&p, f->pol[0])) return false;
+    if (!*p) return true;
+    p++;
+    return policy_name(&p, f->pol[1]) && !*p;
+}
+
 /* timeseries: "series" and "points" (absent: every benchmark x config). */
 static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
 {
@@ -161,9 +192,13 @@ static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
     f->series = -1;
     for (int j = 0; s && j < SWEEP_TS_COUNT; j++)
         if (strcmp(s, sweep_ts_series_names[j]) == 0) f->series = j;
+    if (f->series < 0 && s && policy_series(s, f)) f->series = SWEEP_TS_POLICY;
     if (f->series < 0)
         return bad(x, i, "series", "expected one of ipc, warp_ipc, active_warps, l1d_misses, "
-                   "l1d_miss_rate, l1d_mpki, lsu_stall_cycles");
+                   "l1d_miss_rate, l1d_mpki, lsu_stall_cycles, policy.NAME or "
+                   "policy.NAME/policy.NAME (NAME: a warp scheduler counter, 1 to %d "
+                   "characters, e.g. policy.allowed_warps_sum/policy.cycles)",
+                   SWEEP_TS_POLICY_NAME - 1);
     if (!a) {
         if (x->nbenches * x->nconfigs > SWEEP_FIG_MAX_PTS)
             return bad(x, i, "points", "more than %d benchmark x config lines: choose them "

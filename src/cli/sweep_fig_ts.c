@@ -7,7 +7,11 @@
 ** before it in the same launch, or to zero at the launch's start); the
 ** launches of a run are placed end to end, each starting where the one
 ** before had its last sample (the < interval cycles after it are not
-** shown).  NAME.csv: one row per cycle any line has, one column per point.
+** shown).  Series policy.NAME and policy.A/policy.B read the warp
+** scheduler's counters (each sample's "policy" object): a run whose
+** samples lack one gives empty cells and a warning, not an error, since
+** only the runs know which counters their scheduler has.
+** NAME.csv: one row per cycle any line has, one column per point.
 */
 #include "cli.h"
 #include "sweep_fig.h"
@@ -47,6 +51,34 @@ static uint64_t u(json_t *o, const char *k)
     return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
 }
 
+/* Warp scheduler counter `name` of sample `o` (its "policy" object);
+   false when the sample has none of that name. */
+static bool pol(json_t *o, const char *name, double *v)
+{
+    json_t *c = json_object_get(json_object_get(o, "policy"), name);
+    if (!json_is_integer(c)) return false;
+    *v = (double)json_integer_value(c);
+    return true;
+}
+
+/* Series policy.A (per interval) or policy.A/policy.B (the ratio of the
+   two per-interval differences; NAN when B did not change). `*missing`:
+   a sample (or the one before it) lacks a counter the series names. */
+static double policy_value(const sweep_figure *g, json_t *o, json_t *prev, bool *missing)
+{
+    double d[2] = { 0, 1 };
+    for (int k = 0; k < 2 && g->pol[k][0]; k++) {
+        double a, b = 0;
+        if (!pol(o, g->pol[k], &a) || (prev && !pol(prev, g->pol[k], &b))) {
+            *missing = true;
+            return NAN;
+        }
+        d[k] = a - b;
+    }
+    if (!g->pol[1][0]) return d[0];
+    return d[1] != 0 ? d[0] / d[1] : NAN;
+}
+
 /* The value of series s for sample `o` given the launch's sample before
    it (NULL: the launch's start, all counters zero). */
 static double series_value(int s, json_t *o, json_t *prev)
@@ -71,9 +103,11 @@ static double series_value(int s, json_t *o, json_t *prev)
 #undef D
 }
 
-/* Read one run's time series file into line `l`. -1 after a message. */
-static int load_line(const char *path, const sweep_figure *g, ts_line *l)
+/* Read one run's time series file into line `l` (titled `title` in a
+   warning). -1 after a message. */
+static int load_line(const char *path, const sweep_figure *g, const char *title, ts_line *l)
 {
+    bool missing = false;
     json_error_t err;
     json_t *a = json_load_file(path, 0, &err), *o, *prev = NULL;
     size_t i;
@@ -92,10 +126,15 @@ static int load_line(const char *path, const sweep_figure *g, ts_line *l)
         if (prev && u(o, "launch") != u(prev, "launch")) { base += last; prev = NULL; }
         last = u(o, "cycle");
         l->x[l->n] = base + last;
-        l->y[l->n++] = series_value(g->series, o, prev);
+        l->y[l->n++] = g->series == SWEEP_TS_POLICY ? policy_value(g, o, prev, &missing)
+                                                    : series_value(g->series, o, prev);
         prev = o;
     }
     json_decref(a);
+    if (missing)
+        cli_error("sweep", "warning: figure %s: %s has samples without policy counter %s%s%s "
+                  "(%s; its warp scheduler has no such counter?): their cells are empty",
+                  g->name, title, g->pol[0], g->pol[1][0] ? " or " : "", g->pol[1], path);
     return 0;
 }
 
@@ -112,7 +151,8 @@ static void point_title(const sweep_exp *x, const sweep_fig_point *p, char *buf,
 
 /* Line of point p: empty when its run in results.csv is not ok. */
 static int point_line(const char *dir, const fig_table *t, const sweep_exp *x,
-                      const sweep_figure *g, const sweep_fig_point *p, ts_line *l)
+                      const sweep_figure *g, const sweep_fig_point *p, const char *title,
+                      ts_line *l)
 {
     char seed[32] = "", path[PATH_MAX];
     const char *b = x->benches[p->bench].name, *c = x->configs[p->config].name;
@@ -122,7 +162,7 @@ static int point_line(const char *dir, const fig_table *t, const sweep_exp *x,
     const char *h = sweep_fig_value(t, "#hash", b, sz, c, seed);
     if (!st || !h || strcmp(st, "ok") != 0) return 0;
     snprintf(path, sizeof path, "%s/runs/%s.ts.json", dir, h);
-    return load_line(path, g, l);
+    return load_line(path, g, title, l);
 }
 
 /* The next cycle any line has after `after` (UINT64_MAX: none). */
@@ -144,7 +184,7 @@ int sweep_fig_ts_csv(FILE *o, const char *dir, const fig_table *t, const sweep_e
     for (int k = 0; k < g->npts; k++) {
         point_title(x, &g->pts[k], title, sizeof title);
         fprintf(o, ",%s", title);
-        if (point_line(dir, t, x, g, &g->pts[k], &l[k])) rc = -1;
+        if (point_line(dir, t, x, g, &g->pts[k], title, &l[k])) rc = -1;
     }
     fputc('\n', o);
     for (uint64_t c; rc == 0 && (c = next_x(l, pos, g->npts)) != UINT64_MAX; rows++) {
@@ -165,7 +205,12 @@ void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem)
 {
     char csv[PATH_MAX + 16];
     snprintf(csv, sizeof csv, "%s.csv", stem);
-    sweep_fig_gp_head(o, g, series_label[g->series]);
+    char label[2 * SWEEP_TS_POLICY_NAME + 64];
+    if (g->series != SWEEP_TS_POLICY) snprintf(label, sizeof label, "%s", series_label[g->series]);
+    else if (!g->pol[1][0]) snprintf(label, sizeof label, "policy.%s per interval", g->pol[0]);
+    else snprintf(label, sizeof label, "policy.%s / policy.%s, per interval",
+                     g->pol[0], g->pol[1]);
+    sweep_fig_gp_head(o, g, label);
     fputs("set key below center horizontal\nset xlabel 'cycle'\nset yrange [0:*]\n", o);
     for (int t = 0; t < 2; t++) {
         sweep_fig_gp_term(o, stem, t, 1000);

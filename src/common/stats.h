@@ -42,6 +42,11 @@ typedef struct gpu_cache_stats {
     uint64_t cls_intra_thread, cls_inter_thread, cls_inter_warp, cls_miss;
 } gpu_cache_stats;
 
+/* the warp scheduler's own counters a kernel reports (core/sm.c checks
+   they equal the ABI's limits) */
+#define GPU_POLICY_COUNTERS 8        /* = WS_MAX_COUNTERS */
+#define GPU_POLICY_COUNTER_NAME 32   /* = WS_COUNTER_NAME */
+
 /* one sample of the optional time series */
 typedef struct gpu_sample {
     uint64_t cycle;
@@ -50,6 +55,9 @@ typedef struct gpu_sample {
     uint64_t l1d_misses;                 /* cumulative */
     uint64_t lsu_stall_cycles;           /* cumulative */
     uint64_t l1d_accesses;               /* cumulative (miss rate per interval) */
+    /* the warp scheduler's own counters, cumulative, summed over SMs
+       (names and count: the kernel's npolicy_counters; zero without) */
+    uint64_t policy[GPU_POLICY_COUNTERS];
 } gpu_sample;
 
 typedef struct gpu_kernel_stats {
@@ -92,8 +100,6 @@ typedef struct gpu_kernel_stats {
 
     /* the warp scheduler's own counters (its ops->counters, read at the
        kernel's end on every SM and summed), reported as "policy" */
-#define GPU_POLICY_COUNTERS 8        /* = WS_MAX_COUNTERS */
-#define GPU_POLICY_COUNTER_NAME 32   /* = WS_COUNTER_NAME */
     uint32_t npolicy_counters;
     char     policy_counter_names[GPU_POLICY_COUNTERS][GPU_POLICY_COUNTER_NAME];
     uint64_t policy_counters[GPU_POLICY_COUNTERS];

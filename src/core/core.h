@@ -44,6 +44,13 @@ void core_sm_free(core_sm *sm);
 void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
                           gpu_kernel_stats *st, const ws_launch_info *k, uint64_t cycle);
 void core_sm_end_kernel(core_sm *sm, uint64_t cycle);
+/* The warp scheduler's own counters (ops->counters, counted since the
+   kernel began) added to sum[], their names written to names[] unless
+   NULL; returns how many (0: the policy has none).  Read at the kernel's
+   end for the statistics and at each time-series sample, one reading for
+   both so the series ends at the kernel's totals. */
+uint32_t core_sm_policy_counters(const core_sm *sm, uint64_t *sum,
+                                 char (*names)[GPU_POLICY_COUNTER_NAME]);
 /* May a CTA needing these resources start now? */
 bool core_sm_fits(const core_sm *sm, uint32_t nwarps, uint32_t regs, uint32_t shmem);
 /* Start CTA `linear` here. 0, or -1 when out of host memory. */

@@ -174,22 +174,30 @@ _Static_assert(GPU_POLICY_COUNTERS == WS_MAX_COUNTERS
                && GPU_POLICY_COUNTER_NAME == WS_COUNTER_NAME,
                "common/stats.h holds the policy counters the ABI allows");
 
-/* Add the warp scheduler's own counters of this kernel to the statistics
-   (the registry refused plug-ins with too many or too long names). */
-static void sm_policy_counters(core_sm *sm)
+uint32_t core_sm_policy_counters(const core_sm *sm, uint64_t *sum,
+                                 char (*names)[GPU_POLICY_COUNTER_NAME])
 {
     const ws_warp_sched_ops *wp = sm->wp;
-    gpu_kernel_stats *st = sm->st;
-    if (!wp || !wp->counters || !wp->counter_names || !st) return;
+    if (!wp || !wp->counters || !wp->counter_names) return 0;
     uint64_t v[WS_MAX_COUNTERS] = { 0 };
     wp->counters(sm->wst, v);
     uint32_t n = 0;
+    /* the registry refused plug-ins with too many or too long names */
     while (n < WS_MAX_COUNTERS && wp->counter_names[n]) {
-        snprintf(st->policy_counter_names[n], WS_COUNTER_NAME, "%s", wp->counter_names[n]);
-        st->policy_counters[n] += v[n];
+        if (names) snprintf(names[n], WS_COUNTER_NAME, "%s", wp->counter_names[n]);
+        sum[n] += v[n];
         n++;
     }
-    st->npolicy_counters = n;
+    return n;
+}
+
+/* Add the warp scheduler's own counters of this kernel to the statistics. */
+static void sm_policy_counters(core_sm *sm)
+{
+    gpu_kernel_stats *st = sm->st;
+    if (!st) return;
+    uint32_t n = core_sm_policy_counters(sm, st->policy_counters, st->policy_counter_names);
+    if (n) st->npolicy_counters = n;
 }
 
 void core_sm_end_kernel(core_sm *sm, uint64_t cycle)

@@ -477,6 +477,10 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
         sp->l1d_misses = misses;
         sp->lsu_stall_cycles = st->lsu_stall_cycles;
         sp->l1d_accesses = accesses;
+        /* the scheduler's counters so far (their names: the kernel's, set
+           by core_sm_end_kernel, which runs however the kernel ends) */
+        for (uint32_t i = 0; i < g->nsm; i++)
+            core_sm_policy_counters(g->sms[i], sp->policy, NULL);
         *next_sample += iv;
     }
 }

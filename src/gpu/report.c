@@ -501,11 +501,50 @@ void gpu_report(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks, ui
     else report_text(out, cfg, ks, n, &tot);
 }
 
+/* The launch whose warp scheduler counters name the CSV's policy.NAME
+   columns (every launch of a GPU has the same scheduler), or NULL. */
+static const gpu_kernel_stats *ts_policy_names(const gpu_kernel_stats *ks, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (ks[i].npolicy_counters) return &ks[i];
+    return NULL;
+}
+
+/* One sample's warp scheduler counters: a JSON "policy" object, or the
+   CSV's columns (`ncol` of them: empty for a launch without counters).
+   Nothing at all for a policy without counters, so those outputs stay as
+   they were. */
+static void ts_policy(FILE *out, const gpu_kernel_stats *k, const gpu_sample *s, bool json,
+                      uint32_t ncol)
+{
+    if (json) {
+        if (!k->npolicy_counters) return;
+        fputs(", \"policy\": {", out);
+        for (uint32_t c = 0; c < k->npolicy_counters; c++) {
+            fputs(c ? ", " : "", out);
+            json_str(out, k->policy_counter_names[c]);
+            fprintf(out, ": %" PRIu64, s->policy[c]);
+        }
+        fputc('}', out);
+        return;
+    }
+    for (uint32_t c = 0; c < ncol; c++) {
+        fputc(',', out);
+        if (c < k->npolicy_counters) fprintf(out, "%" PRIu64, s->policy[c]);
+    }
+}
+
 void gpu_report_timeseries(FILE *out, const gpu_kernel_stats *ks, uint32_t n, bool json)
 {
+    const gpu_kernel_stats *pn = ts_policy_names(ks, n);
+    uint32_t ncol = pn ? pn->npolicy_counters : 0;
     if (json) fputc('[', out);
-    else fprintf(out, "launch,kernel,cycle,warp_insns,thread_insns,active_warps,l1d_misses,"
-                 "lsu_stall_cycles,l1d_accesses\n");
+    else {
+        fprintf(out, "launch,kernel,cycle,warp_insns,thread_insns,active_warps,l1d_misses,"
+                "lsu_stall_cycles,l1d_accesses");
+        for (uint32_t c = 0; c < ncol; c++) fprintf(out, ",policy.%s", pn->policy_counter_names[c]);
+        fputc('\n', out);
+    }
     bool first = true;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = 0; j < ks[i].nsamples; j++) {
@@ -516,15 +555,19 @@ void gpu_report_timeseries(FILE *out, const gpu_kernel_stats *ks, uint32_t n, bo
                 fprintf(out, ", \"cycle\": %" PRIu64 ", \"warp_insns\": %" PRIu64
                         ", \"thread_insns\": %" PRIu64 ", \"active_warps\": %u, "
                         "\"l1d_misses\": %" PRIu64 ", \"lsu_stall_cycles\": %" PRIu64
-                        ", \"l1d_accesses\": %" PRIu64 "}",
+                        ", \"l1d_accesses\": %" PRIu64,
                         s->cycle, s->warp_insns, s->thread_insns, s->active_warps,
                         s->l1d_misses, s->lsu_stall_cycles, s->l1d_accesses);
+                ts_policy(out, &ks[i], s, true, 0);
+                fputc('}', out);
             } else {
                 /* kernel names have no commas or quotes (PTX identifiers) */
                 fprintf(out, "%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64 ",%" PRIu64
-                        ",%" PRIu64 "\n", i + 1, ks[i].name, s->cycle, s->warp_insns,
+                        ",%" PRIu64, i + 1, ks[i].name, s->cycle, s->warp_insns,
                         s->thread_insns, s->active_warps, s->l1d_misses, s->lsu_stall_cycles,
                         s->l1d_accesses);
+                ts_policy(out, &ks[i], s, false, ncol);
+                fputc('\n', out);
             }
             first = false;
         }

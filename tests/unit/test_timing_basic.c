@@ -124,6 +124,52 @@ static void test_timeseries_monotonic(void **state)
     free(r);
 }
 
+/* CCWS spec Sec. 8 item 14 (allowed warps over time): with a warp
+   scheduler that has counters every sample carries them, cumulative and
+   summed over SMs: they never fall, and a sample taken after the last
+   cycle (interval 1) equals the kernel's totals; its cycles counter is one
+   per SM per cycle stepped, so the allowed-warp average is readable per
+   interval.  Before the samples carried them, every value was zero. */
+static void test_timeseries_policy_counters(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    th_config(&cfg);
+    cfg.n_clusters = 2;
+    cfg.timeseries_interval = 1;
+    static float out[VN];
+    th_run *r = calloc(1, sizeof *r);
+    th_run_kernel(vecadd_ptx, "vecadd", &cfg, th_sched("ccws"), 8, 128, (th_buf[3]){
+                  { 8 * 128 * 4, NULL, NULL, 0 }, { 8 * 128 * 4, NULL, NULL, 0 },
+                  { 8 * 128 * 4, NULL, out, 0 } }, 3, (uint32_t[]){ 8 * 128 }, 1, r);
+    if (r->rc) fail_msg("run failed: %s", r->err);
+    const gpu_kernel_stats *st = &r->st;
+    assert_int_equal(st->npolicy_counters, 8);
+    assert_string_equal(st->policy_counter_names[4], "cycles");
+    assert_string_equal(st->policy_counter_names[5], "allowed_warps_sum");
+    assert_true(st->nsamples > 100);
+    uint32_t nsm = gpu_config_n_sm(&cfg);
+    for (uint32_t i = 0; i < st->nsamples; i++) {
+        const gpu_sample *b = &st->samples[i];
+        assert_int_equal(b->policy[4], nsm * (b->cycle + 1));
+        for (uint32_t c = 0; i > 0 && c < st->npolicy_counters; c++)
+            if (b->policy[c] < st->samples[i - 1].policy[c])
+                fail_msg("sample %u: %s fell from %llu to %llu", i, st->policy_counter_names[c],
+                         (unsigned long long)st->samples[i - 1].policy[c],
+                         (unsigned long long)b->policy[c]);
+    }
+    const gpu_sample *last = &st->samples[st->nsamples - 1];
+    assert_int_equal(last->cycle, st->cycles - 1);
+    for (uint32_t c = 0; c < st->npolicy_counters; c++)
+        if (last->policy[c] != st->policy_counters[c])
+            fail_msg("%s: last sample %llu, kernel %llu", st->policy_counter_names[c],
+                     (unsigned long long)last->policy[c],
+                     (unsigned long long)st->policy_counters[c]);
+    assert_true(st->policy_counters[5] > 0);     /* allowed_warps_sum */
+    gpu_stats_release(&r->st);
+    free(r);
+}
+
 /* skipping idle cycles changes nothing but the skipped-cycle count */
 static void test_skip_is_exact(void **state)
 {
@@ -202,6 +248,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vecadd_end_to_end),
+        cmocka_unit_test(test_timeseries_policy_counters),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_timeseries_monotonic),
         cmocka_unit_test(test_skip_is_exact),
