@@ -269,7 +269,7 @@ static int write_files(const char *dir, const char *stem, const fig_table *t,
         return -1;
     }
     if (g->kind == SWEEP_FIG_STACKED) sweep_fig_stacked_script(o, x, g, stem, rows);
-    else if (g->kind == SWEEP_FIG_TIMESERIES) sweep_fig_ts_script(o, g, stem);
+    else if (g->kind == SWEEP_FIG_TIMESERIES) sweep_fig_ts_script(o, g, stem, rows);
     else script(o, x, g, stem, rows);
     if (fclose(o) != 0) { cli_error("sweep", "cannot write %s", path); return -1; }
     return 0;

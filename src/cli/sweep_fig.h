@@ -51,10 +51,11 @@ void sweep_fig_stacked_script(FILE *o, const sweep_exp *x, const sweep_figure *g
                               const char *stem, int rows);
 
 /* sweep_fig_ts.c: NAME.csv of a timeseries figure from the runs' files in
-   DIR/runs/ (returns its rows, -1 after a message when a file is
-   unreadable) and its script. */
+   DIR/runs/ (returns how many of its cells hold a number, -1 after a
+   message when a file is unreadable) and its script (an empty frame when
+   `values` is 0). */
 int sweep_fig_ts_csv(FILE *o, const char *dir, const fig_table *t, const sweep_exp *x,
                      const sweep_figure *g);
-void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem);
+void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem, int values);
 
 #endif /* WS_CLI_SWEEP_FIG_H */

@@ -178,7 +178,7 @@ int sweep_fig_ts_csv(FILE *o, const char *dir, const fig_table *t, const sweep_e
                      const sweep_figure *g)
 {
     ts_line l[SWEEP_FIG_MAX_PTS] = {0};
-    int pos[SWEEP_FIG_MAX_PTS] = {0}, rows = 0, rc = 0;
+    int pos[SWEEP_FIG_MAX_PTS] = {0}, values = 0, rc = 0;
     char title[512];
     fputs("cycle", o);
     for (int k = 0; k < g->npts; k++) {
@@ -187,21 +187,24 @@ int sweep_fig_ts_csv(FILE *o, const char *dir, const fig_table *t, const sweep_e
         if (point_line(dir, t, x, g, &g->pts[k], title, &l[k])) rc = -1;
     }
     fputc('\n', o);
-    for (uint64_t c; rc == 0 && (c = next_x(l, pos, g->npts)) != UINT64_MAX; rows++) {
+    for (uint64_t c; rc == 0 && (c = next_x(l, pos, g->npts)) != UINT64_MAX;) {
         fprintf(o, "%" PRIu64, c);
         for (int k = 0; k < g->npts; k++) {
             fputc(',', o);
             if (pos[k] >= l[k].n || l[k].x[pos[k]] != c) continue;
-            if (isfinite(l[k].y[pos[k]])) fprintf(o, "%.10g", l[k].y[pos[k]]);
+            if (isfinite(l[k].y[pos[k]])) {
+                fprintf(o, "%.10g", l[k].y[pos[k]]);
+                values++;
+            }
             pos[k]++;
         }
         fputc('\n', o);
     }
     for (int k = 0; k < g->npts; k++) { free(l[k].x); free(l[k].y); }
-    return rc ? -1 : rows;
+    return rc ? -1 : values;
 }
 
-void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem)
+void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem, int values)
 {
     char csv[PATH_MAX + 16];
     snprintf(csv, sizeof csv, "%s.csv", stem);
@@ -214,6 +217,13 @@ void sweep_fig_ts_script(FILE *o, const sweep_figure *g, const char *stem)
     fputs("set key below center horizontal\nset xlabel 'cycle'\nset yrange [0:*]\n", o);
     for (int t = 0; t < 2; t++) {
         sweep_fig_gp_term(o, stem, t, 1000);
+        if (!values) {
+            /* gnuplot refuses to plot columns with no number at all (every
+               run failed, or none has the policy counter): an empty frame */
+            fputs("set xrange [0:1]\nset yrange [0:1]\nset label 1 'no values (see the warnings of "
+                  "the sweep)' at graph 0.5,0.5 center\nplot 2 notitle\n", o);
+            continue;
+        }
         fprintf(o, "plot for [i=2:%d] ", g->npts + 1);
         sweep_fig_gp_str(o, csv);
         fputs(" using 1:i with lines lw 1.5 title columnhead(i)\n", o);
