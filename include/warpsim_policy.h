@@ -313,7 +313,9 @@ typedef struct ws_warp_sched_ops {
        WS_COUNTER_NAME) and `counters`, which writes the values counted
        since kernel_begin into out[] (one per name).  The model reads them
        at each kernel's end, sums them over SMs and reports them per launch
-       and in total (the "policy" object of the JSON report). NULL = none. */
+       and in total (the "policy" object of the JSON report), and also at
+       every time-series sample, mid-kernel: `counters` must only read.
+       NULL = none. */
     const char *const *counter_names;
     void (*counters)(void *st, uint64_t *out);
 } ws_warp_sched_ops;
