@@ -124,6 +124,13 @@ static int gather(const claims_table *t, const claims_sel *s, const char *config
                         "of derived.csv)", s->metric), E_ERROR;
     if (cfg && !known(t, NULL, cfg))
         return snprintf(why, len, "unknown config '%s'", cfg), E_ERROR;
+    /* nothing at all under the config (e.g. a mean of a group it runs no
+       benchmark of): the claim cannot mean anything; a missing benchmark
+       of a restricted config is a SKIP below */
+    if (cfg && !known(t, s->metric, cfg))
+        return snprintf(why, len, "%s has no row under config '%s' (it runs on none of the "
+                        "metric's benchmarks, or the metric's rows are under another name)",
+                        s->metric, cfg), E_ERROR;
     for (int i = 0; i < t->n; i++) {
         const claims_row *r = &t->rows[i];
         if (strcmp(r->metric, s->metric) || strcmp(r->size, size)
