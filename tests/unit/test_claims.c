@@ -188,6 +188,15 @@ static void test_sparse(void **state)
     assert_int_equal(eval1("\"band\": [1, 2], \"value\": {\"metric\": \"gm\", \"config\": "
                            "\"swl\"}", &r), CLAIMS_ERROR);
     assert_non_null(strstr(r.why, "gm has no row under config 'swl'"));
+    /* an ordering per benchmark compares where every config has a row */
+    assert_int_equal(eval1("\"order\": [\"lrr\", \"<\", \"swl\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\"}", &r), CLAIMS_PASS);
+    assert_string_equal(r.measured, "holds on 1 of 1 benchmarks");
+    assert_int_equal(eval1("\"order\": [\"swl\", \"<\", \"lrr\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\"}", &r), CLAIMS_FAIL);
+    assert_int_equal(eval1("\"order\": [\"swl\", \">\", \"lrr\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\", \"benchmark\": [\"b\", \"c\"]}", &r),
+                     CLAIMS_SKIP);
     /* a best addressed by its own name as the config */
     assert_int_equal(eval1("\"band\": [40, 40], \"value\": {\"metric\": \"best_ipc\", "
                            "\"config\": \"best_ipc\", \"benchmark\": \"b\"}", &r), CLAIMS_PASS);
