@@ -306,7 +306,8 @@ static void eval_order_each(const claim *c, const claims_table *t, claims_result
            run failed would have an empty row): not compared there */
         if (i < c->norder) continue;
         bool ok = true;
-        for (i = 1; i < c->norder; i++) ok = ok && holds(c->rel[i - 1], v[i - 1], v[i], c->tolerance);
+        for (i = 1; i < c->norder; i++)
+            ok = ok && holds(c->rel[i - 1], v[i - 1], v[i], c->tolerance);
         n++;
         if (!ok) bad[nbad++] = vv[0].bench[j];
     }

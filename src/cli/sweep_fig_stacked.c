@@ -64,7 +64,8 @@ int sweep_fig_stacked_csv(FILE *o, const fig_table *t, const sweep_exp *x,
 static int stacks_of(const sweep_exp *x, const sweep_figure *g, int b)
 {
     int n = 0;
-    for (int k = 0; k < g->nsel && sweep_fig_draws(g, b); k++) n += sweep_runs(x, g->sel[k], b);
+    for (int k = 0; k < g->nsel && sweep_fig_draws(g, b); k++)
+        n += sweep_runs(x, g->sel[k], b);
     return n;
 }
 
