@@ -5,9 +5,12 @@
 ** computed from collected statistics of the point and its baseline twin
 ** (same benchmark, size, seed); means (geometric, harmonic, arithmetic)
 ** over a group of benchmarks per size x config x seed; the best value per
-** benchmark over a set of configs (Best-SWL of the CCWS paper).  A value that
-** cannot be computed (a failed run, a missing statistic, a zero) is an
-** empty cell, never a number.
+** benchmark over a set of configs (Best-SWL of the CCWS paper), under the
+** best's name with the config that gave it in source_config, and means of
+** a best.  The matrix may be sparse (a config's "benchmarks"): a missing
+** point is absent, not a failure, so a mean is over the benchmarks a config
+** runs on.  A value that cannot be computed (a failed run, a missing
+** statistic, a zero) is an empty cell, never a number.
 */
 #include "cli.h"
 #include "cli_bench.h"
