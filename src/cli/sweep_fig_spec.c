@@ -245,6 +245,20 @@ static int load_fig_benches(const sweep_exp *x, int i, json_t *a, sweep_figure *
     return 0;
 }
 
+/* The derived mean of best `best` of the kind and group of figure f's
+   mean (the mean row's cell of a best series), or -1. */
+static int best_mean(const sweep_exp *x, const sweep_figure *f, const char *best)
+{
+    const sweep_derived *m = find_derived(x, f->mean);
+    for (int k = 0; m && k < x->nderived; k++) {
+        const sweep_derived *d = &x->derived[k];
+        if (d->kind == m->kind && strcmp(d->of, best) == 0
+            && strcmp(d->group_label, m->group_label) == 0)
+            return k;
+    }
+    return -1;
+}
+
 /* "configs": config names in the order to draw (default: all); a bars
    figure may also name a best metric of its metric (one more series). */
 static int load_fig_configs(const sweep_exp *x, int i, json_t *a, sweep_figure *f)
@@ -275,6 +289,10 @@ static int load_fig_configs(const sweep_exp *x, int i, json_t *a, sweep_figure *
                        "figure's metric" : "");
         for (int j = 0; j < f->nsel; j++)
             if (f->sel[j] == s) return bad(x, i, key, "'%s' given twice", n);
+        if (s < -1 && f->mean && best_mean(x, f, n) < 0)
+            return bad(x, i, key, "the mean row needs a mean of '%s' of the kind and group of "
+                       "'%s' in $.derived (e.g. {\"kind\": \"hmean\", \"of\": \"%s\"})", n,
+                       f->mean, n);
         f->sel[f->nsel++] = s;
     }
     return 0;
