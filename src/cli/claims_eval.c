@@ -124,6 +124,13 @@ static int gather(const claims_table *t, const claims_sel *s, const char *config
                         "of derived.csv)", s->metric), E_ERROR;
     if (cfg && !known(t, NULL, cfg))
         return snprintf(why, len, "unknown config '%s'", cfg), E_ERROR;
+    /* nothing at all under the config (e.g. a mean of a group it runs no
+       benchmark of): the claim cannot mean anything; a missing benchmark
+       of a restricted config is a SKIP below */
+    if (cfg && !known(t, s->metric, cfg))
+        return snprintf(why, len, "%s has no row under config '%s' (it runs on none of the "
+                        "metric's benchmarks, or the metric's rows are under another name)",
+                        s->metric, cfg), E_ERROR;
     for (int i = 0; i < t->n; i++) {
         const claims_row *r = &t->rows[i];
         if (strcmp(r->metric, s->metric) || strcmp(r->size, size)
@@ -284,22 +291,31 @@ static void eval_order_each(const claim *c, const claims_table *t, claims_result
         if (settle(r, gather(t, &c->value.sel, c->order_cfg[i], &vv[i], r->why, sizeof r->why)))
             goto out;
     const char *bad[MAXB] = {0};
-    int nbad = 0, n = vv[0].n;
-    for (int j = 0; j < n; j++) {
-        bool ok = true;
-        for (int i = 1; i < c->norder; i++) {
-            int k = 0;
-            while (k < vv[i].n && strcmp(vv[i].bench[k], vv[0].bench[j])) k++;
-            if (k == vv[i].n) {
-                snprintf(r->why, sizeof r->why, "no %s of %s under %s", c->value.sel.metric,
-                         vv[0].bench[j], c->order_cfg[i]);
-                r->verdict = CLAIMS_SKIP;
-                goto out;
-            }
-            double prev = i == 1 ? vv[0].sum[j] : vv[i - 1].sum[j];
-            if (!holds(c->rel[i - 1], prev, vv[i].sum[k], c->tolerance)) ok = false;
+    int nbad = 0, n = 0;
+    for (int j = 0; j < vv[0].n; j++) {
+        /* the benchmark's value under each config, in the order's order */
+        double v[CLAIMS_MAX_ORDER];
+        int i = 1, k = 0;
+        v[0] = vv[0].sum[j];
+        for (; i < c->norder; i++) {
+            for (k = 0; k < vv[i].n && strcmp(vv[i].bench[k], vv[0].bench[j]); k++) {}
+            if (k == vv[i].n) break;
+            v[i] = vv[i].sum[k];
         }
+        /* no row under some config (one restricted by its "benchmarks", a
+           run failed would have an empty row): not compared there */
+        if (i < c->norder) continue;
+        bool ok = true;
+        for (i = 1; i < c->norder; i++)
+            ok = ok && holds(c->rel[i - 1], v[i - 1], v[i], c->tolerance);
+        n++;
         if (!ok) bad[nbad++] = vv[0].bench[j];
+    }
+    if (!n) {
+        snprintf(r->why, sizeof r->why, "no benchmark has %s under every config of the order",
+                 c->value.sel.metric);
+        r->verdict = CLAIMS_SKIP;
+        goto out;
     }
     char outs[256];
     name_list(outs, sizeof outs, bad, nbad);

@@ -41,6 +41,9 @@ typedef struct sweep_config {
     int nplugins;
     const char *env[SWEEP_MAX_ENV];     /* "NAME=value" for the run's process */
     int nenv;
+    /* "benchmarks": runs[b] says whether this config runs on benchmark b of
+       the experiment; NULL = on every one (points it skips do not exist) */
+    unsigned char *runs;
 } sweep_config;
 
 /* A statistic to collect: column `name`, found at `path` in the run's
@@ -100,6 +103,12 @@ typedef struct sweep_figure {
     char pol[2][SWEEP_TS_POLICY_NAME];
     sweep_fig_point pts[SWEEP_FIG_MAX_PTS]; /* timeseries: its lines */
     int npts;
+    /* "configs": the series drawn, in order: a config index >= 0, or
+       -1 - k for best derived metric k (bars only); default every config */
+    int *sel;
+    int nsel;
+    /* "benchmarks": bench[b] says whether benchmark b is drawn; NULL = all */
+    unsigned char *bench;
 } sweep_figure;
 
 /* The series a timeseries figure can show, per interval of the run's time
@@ -151,8 +160,11 @@ typedef struct sweep_point {
 uint64_t sweep_fnv(uint64_t h, const void *p, size_t n);
 /* FNV-1a of a file's contents; 0 when it cannot be read. */
 uint64_t sweep_file_hash(const char *path);
+/* Does config c run on benchmark b (its "benchmarks" restriction)? */
+bool sweep_runs(const sweep_exp *x, int c, int b);
 /* Every point in the documented order: benchmark, then size, then config,
-   then seed (the last varies fastest). *out is malloc'd; the count, or -1. */
+   then seed (the last varies fastest), leaving out the benchmarks a
+   config's "benchmarks" restricts it from. *out is malloc'd; the count, or -1. */
 int sweep_points(const sweep_exp *x, sweep_point **out);
 /* The canonical text of a point's resolved inputs (what its hash covers:
    not the labels) into buf; the hash of that text. */

@@ -5,9 +5,12 @@
 ** computed from collected statistics of the point and its baseline twin
 ** (same benchmark, size, seed); means (geometric, harmonic, arithmetic)
 ** over a group of benchmarks per size x config x seed; the best value per
-** benchmark over a set of configs (Best-SWL of the CCWS paper).  A value that
-** cannot be computed (a failed run, a missing statistic, a zero) is an
-** empty cell, never a number.
+** benchmark over a set of configs (Best-SWL of the CCWS paper), under the
+** best's name with the config that gave it in source_config, and means of
+** a best.  The matrix may be sparse (a config's "benchmarks"): a missing
+** point is absent, not a failure, so a mean is over the benchmarks a config
+** runs on.  A value that cannot be computed (a failed run, a missing
+** statistic, a zero) is an empty cell, never a number.
 */
 #include "cli.h"
 #include "cli_bench.h"
@@ -159,11 +162,14 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
         return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, geomean, hmean, "
                          "mean or best", x->path, p), -1;
     int od = d->of ? find_derived(x, d->of, i) : -1;
-    bool per_point = d->kind <= SWEEP_D_RATIO;
-    if (!d->of || (find_stat(x, d->of) < 0
-                   && (per_point || od < 0 || x->derived[od].kind > SWEEP_D_RATIO)))
+    bool per_point = d->kind <= SWEEP_D_RATIO, mean = !per_point && d->kind != SWEEP_D_BEST;
+    /* a mean may average a best (Best-SWL's harmonic mean), a best not */
+    bool of_ok = od >= 0 && (x->derived[od].kind <= SWEEP_D_RATIO
+                             || (mean && x->derived[od].kind == SWEEP_D_BEST));
+    if (!d->of || (find_stat(x, d->of) < 0 && (per_point || !of_ok)))
         return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
-                         per_point ? "" : " or an earlier speedup/normalized metric"), -1;
+                         per_point ? "" : mean ? " or an earlier speedup/normalized/best metric"
+                                           : " or an earlier speedup/normalized metric"), -1;
     if ((d->kind == SWEEP_D_BEST) != !!json_object_get(v, "configs"))
         return cli_error("sweep", "%s: %s.configs: %s", x->path, p, d->kind == SWEEP_D_BEST
                          ? "expected the configs to choose from" : "only a best has configs"), -1;
@@ -219,10 +225,12 @@ static double value(const sweep_exp *x, const sweep_result *res, double **dv, co
     return json_is_number(j) ? json_number_value(j) : NAN;
 }
 
-static void put_value(FILE *f, double v)
+static void put_key(FILE *f, const sweep_exp *x, const char *metric, const char *bench, int size,
+                    const char *config, int seed)
 {
-    if (isfinite(v)) fprintf(f, "%.10g\n", v);
-    else fputs("\n", f);
+    fprintf(f, "%s,%s,%s,%s,", metric, bench, sweep_size_names[x->sizes[size]], config);
+    if (seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[seed]);
+    fputc(',', f);
 }
 
 static void per_point(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
@@ -239,43 +247,9 @@ static void per_point(FILE *f, const sweep_exp *x, const sweep_point *pts, int n
         double v = value(x, res, dv, d->of, i), base = b < n ? value(x, res, dv, d->of, b) : NAN;
         double r = d->kind == SWEEP_D_RATIO || d->higher_is_better ? v / base : base / v;
         dv[k][i] = (v > 0 || v < 0) && (base > 0 || base < 0) ? r : NAN;
-        fprintf(f, "%s,%s,%s,%s,", d->name, x->benches[p->bench].name,
-                sweep_size_names[x->sizes[p->size]], x->configs[p->config].name);
-        if (p->seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[p->seed]);
-        fputc(',', f);
-        put_value(f, dv[k][i]);
-    }
-}
-
-/* One row per size x config x seed: the mean over the group's benchmarks
-   (all must have a value). */
-static void group_mean(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
-                       const sweep_result *res, double **dv, int k)
-{
-    const sweep_derived *d = &x->derived[k];
-    for (int i = 0; i < n; i++) {
-        if (pts[i].bench != 0) continue;      /* one row per (size, config, seed) */
-        double acc = 0;
-        int cnt = 0;
-        bool ok = true;
-        for (int j = 0; j < n; j++) {
-            const sweep_point *q = &pts[j];
-            const bench_entry *e = x->benches[q->bench].entry;
-            if (q->size != pts[i].size || q->config != pts[i].config || q->seed != pts[i].seed
-                || (d->group_class && !bench_has_class(e, d->group_class)))
-                continue;
-            double v = value(x, res, dv, d->of, j);
-            ok = ok && isfinite(v) && (d->kind == SWEEP_D_MEAN || v > 0);
-            acc += d->kind == SWEEP_D_GEOMEAN ? log(v) : d->kind == SWEEP_D_HMEAN ? 1 / v : v;
-            cnt++;
-        }
-        double m = !ok || !cnt ? NAN : d->kind == SWEEP_D_GEOMEAN ? exp(acc / cnt)
-                 : d->kind == SWEEP_D_HMEAN ? cnt / acc : acc / cnt;
-        fprintf(f, "%s,%s,%s,%s,", d->name, d->group_label,
-                sweep_size_names[x->sizes[pts[i].size]], x->configs[pts[i].config].name);
-        if (pts[i].seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[pts[i].seed]);
-        fputc(',', f);
-        put_value(f, m);
+        put_key(f, x, d->name, x->benches[p->bench].name, p->size, x->configs[p->config].name,
+                p->seed);
+        fprintf(f, isfinite(dv[k][i]) ? "%.10g,\n" : ",\n", dv[k][i]);
     }
 }
 
@@ -287,20 +261,75 @@ static bool best_member(const sweep_derived *d, const char *config)
     return false;
 }
 
-/* One row per benchmark x size x seed: the best value over the chosen
-   configs, its config column naming the one that gave it (empty value,
-   first chosen config, when any of them has no value). */
+/* The point whose index holds best `d`'s row of point p's benchmark, size
+   and seed: the first point of them under a chosen config; -1 when no
+   chosen config runs on that benchmark. */
+static int best_row(const sweep_exp *x, const sweep_derived *d, const sweep_point *pts, int n,
+                    const sweep_point *p)
+{
+    for (int j = 0; j < n; j++)
+        if (pts[j].bench == p->bench && pts[j].size == p->size && pts[j].seed == p->seed
+            && best_member(d, x->configs[pts[j].config].name)) return j;
+    return -1;
+}
+
+/* One mean row of size s, config c (-1: the rows of best `ob`) and seed
+   d, over the group's benchmarks that have a point (or a best row) there;
+   no row when there is none and the config is restricted or a best. */
+static void mean_row(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
+                     const sweep_result *res, double **dv, int k, const sweep_derived *ob, int s,
+                     int c, int d)
+{
+    const sweep_derived *m = &x->derived[k];
+    double acc = 0;
+    int cnt = 0;
+    bool ok = true;
+    for (int j = 0; j < n; j++) {
+        const sweep_point *q = &pts[j];
+        const bench_entry *e = x->benches[q->bench].entry;
+        if (q->size != s || q->seed != d || (m->group_class && !bench_has_class(e, m->group_class))
+            || (ob ? best_row(x, ob, pts, n, q) != j : q->config != c))
+            continue;
+        double v = value(x, res, dv, m->of, j);
+        ok = ok && isfinite(v) && (m->kind == SWEEP_D_MEAN || v > 0);
+        acc += m->kind == SWEEP_D_GEOMEAN ? log(v) : m->kind == SWEEP_D_HMEAN ? 1 / v : v;
+        cnt++;
+    }
+    if (!cnt && (ob || x->configs[c].runs)) return;
+    double v = !ok || !cnt ? NAN : m->kind == SWEEP_D_GEOMEAN ? exp(acc / cnt)
+             : m->kind == SWEEP_D_HMEAN ? cnt / acc : acc / cnt;
+    put_key(f, x, m->name, m->group_label, s, ob ? ob->name : x->configs[c].name, d);
+    fprintf(f, isfinite(v) ? "%.10g,\n" : ",\n", v);
+}
+
+/* One row per size x config x seed (in that order): the mean over the
+   group's benchmarks the config runs on (all must have a value).  Of a
+   best: one row per size x seed, its config column the best's name. */
+static void group_mean(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
+                       const sweep_result *res, double **dv, int k)
+{
+    int od = find_derived(x, x->derived[k].of, k);
+    const sweep_derived *ob = od >= 0 && x->derived[od].kind == SWEEP_D_BEST
+                            ? &x->derived[od] : NULL;
+    int ns = x->nseeds ? x->nseeds : 1;
+    for (int s = 0; s < x->nsizes; s++)
+        for (int c = 0; c < (ob ? 1 : x->nconfigs); c++)
+            for (int d = 0; d < ns; d++)
+                mean_row(f, x, pts, n, res, dv, k, ob, s, ob ? -1 : c, x->nseeds ? d : -1);
+}
+
+/* One row per benchmark x size x seed that a chosen config runs on: the
+   best value over the chosen configs that run on it, the config column
+   the best's name and source_config the config that gave it (both value
+   and source empty when any of them has no value). */
 static void best(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
                  const sweep_result *res, double **dv, int k)
 {
     const sweep_derived *d = &x->derived[k];
     for (int i = 0; i < n; i++) {
         const sweep_point *p = &pts[i];
-        int first = -1, win = -1;
-        for (int j = 0; j < n && first < 0; j++)
-            if (pts[j].bench == p->bench && pts[j].size == p->size && pts[j].seed == p->seed
-                && best_member(d, x->configs[pts[j].config].name)) first = j;
-        if (first != i) continue;           /* one row per (benchmark, size, seed) */
+        int win = -1;
+        if (best_row(x, d, pts, n, p) != i) continue;   /* one row per (benchmark, size, seed) */
         double b = NAN;
         bool ok = true;
         for (int j = i; j < n; j++) {
@@ -311,11 +340,9 @@ static void best(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
             if (isfinite(v) && (win < 0 || (d->higher_is_better ? v > b : v < b))) { b = v; win = j; }
         }
         dv[k][i] = ok ? b : NAN;
-        fprintf(f, "%s,%s,%s,%s,", d->name, x->benches[p->bench].name,
-                sweep_size_names[x->sizes[p->size]], x->configs[pts[ok ? win : i].config].name);
-        if (p->seed >= 0) fprintf(f, "%llu", (unsigned long long)x->seeds[p->seed]);
-        fputc(',', f);
-        put_value(f, dv[k][i]);
+        put_key(f, x, d->name, x->benches[p->bench].name, p->size, d->name, p->seed);
+        if (ok) fprintf(f, "%.10g,%s\n", b, x->configs[pts[win].config].name);
+        else fputs(",\n", f);
     }
 }
 
@@ -334,7 +361,7 @@ int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *
         free(dv);
         return -1;
     }
-    fprintf(f, "metric,benchmark,size,config,seed,value\n");
+    fprintf(f, "metric,benchmark,size,config,seed,value,source_config\n");
     for (int k = 0; k < x->nderived; k++) {
         dv[k] = calloc((size_t)n + 1, sizeof **dv);
         if (x->derived[k].kind <= SWEEP_D_RATIO) per_point(f, x, pts, n, res, dv, k);

@@ -68,7 +68,7 @@ static int read_table(fig_table *t, const char *dir, const char *name, bool resu
         cap = 0;
         if (!nh) { nh = split(s, hdr, 256); continue; }
         int n = split(s, c, 256);
-        if (!results && n == F_N) add_row(t, c);
+        if (!results && n >= F_N) add_row(t, c);   /* a best's source_config after */
         for (int k = 7; results && k < n && k < nh; k++) {
             char *r[F_N] = {hdr[k], c[0], c[1], c[2], c[3], c[k]};
             if (strcmp(c[5], "ok") != 0) r[F_VALUE] = "";   /* never a number */
@@ -159,19 +159,53 @@ void sweep_fig_gp_term(FILE *o, const char *stem, int t, int w)
 
 static const char *const mean_names[] = {"", "", "geomean", "hmean", "mean"};
 
-/* NAME.csv of a bars figure: one row per benchmark, one column per
-   config, then the group mean's row. Returns the number of rows. */
+const char *sweep_fig_series_name(const sweep_exp *x, const sweep_figure *g, int k)
+{
+    int s = g->sel[k];
+    return s >= 0 ? x->configs[s].name : x->derived[-1 - s].name;
+}
+
+bool sweep_fig_draws(const sweep_figure *g, int b)
+{
+    return !g->bench || g->bench[b];
+}
+
+/* The mean row's metric for series k of a bars figure whose mean is m: m
+   itself for a config; for a best, the mean of the same kind and group
+   whose `of` is that best (NULL when the file has none). */
+static const sweep_derived *series_mean(const sweep_exp *x, const sweep_figure *g,
+                                        const sweep_derived *m, int k)
+{
+    if (g->sel[k] >= 0) return m;
+    const char *best = x->derived[-1 - g->sel[k]].name;
+    for (int i = 0; i < x->nderived; i++) {
+        const sweep_derived *d = &x->derived[i];
+        if (d->kind == m->kind && strcmp(d->of, best) == 0
+            && strcmp(d->group_label, m->group_label) == 0)
+            return d;
+    }
+    return NULL;
+}
+
+/* NAME.csv of a bars figure: one row per benchmark drawn, one column per
+   series (a config, or a best: its own rows), then the group mean's row.
+   Returns the number of rows. */
 static int bars_csv(FILE *o, const fig_table *t, const sweep_exp *x, const sweep_figure *g)
 {
     const char *size = sweep_size_names[x->sizes[0]];
     char buf[64];
+    int rows = 0;
     fputs("benchmark", o);
-    for (int c = 0; c < x->nconfigs; c++) fprintf(o, ",%s", x->configs[c].name);
+    for (int k = 0; k < g->nsel; k++) fprintf(o, ",%s", sweep_fig_series_name(x, g, k));
     for (int b = 0; b < x->nbenches; b++) {
+        if (!sweep_fig_draws(g, b)) continue;
         fprintf(o, "\n%s", x->benches[b].name);
-        for (int c = 0; c < x->nconfigs; c++)
-            fprintf(o, ",%s", sweep_fig_cell(t, g->metric, x->benches[b].name, size,
-                                             x->configs[c].name, buf, sizeof buf));
+        rows++;
+        for (int k = 0; k < g->nsel; k++) {
+            const char *s = sweep_fig_series_name(x, g, k);
+            fprintf(o, ",%s", sweep_fig_cell(t, g->sel[k] >= 0 ? g->metric : s,
+                                             x->benches[b].name, size, s, buf, sizeof buf));
+        }
     }
     const sweep_derived *m = NULL;
     for (int i = 0; g->mean && i < x->nderived; i++)
@@ -179,12 +213,15 @@ static int bars_csv(FILE *o, const fig_table *t, const sweep_exp *x, const sweep
     if (m) {
         fprintf(o, "\n%s", mean_names[m->kind]);
         if (m->group_class) fprintf(o, "(%s)", m->group_class);
-        for (int c = 0; c < x->nconfigs; c++)
-            fprintf(o, ",%s", sweep_fig_cell(t, m->name, m->group_label, size,
-                                             x->configs[c].name, buf, sizeof buf));
+        for (int k = 0; k < g->nsel; k++) {
+            const sweep_derived *mk = series_mean(x, g, m, k);
+            fprintf(o, ",%s", !mk ? "" : sweep_fig_cell(t, mk->name, m->group_label, size,
+                                                        sweep_fig_series_name(x, g, k), buf,
+                                                        sizeof buf));
+        }
     }
     fputc('\n', o);
-    return x->nbenches + (m != NULL);
+    return rows + (m != NULL);
 }
 
 /* NAME.csv of a lines figure: one row per config that has the setting, in
@@ -195,8 +232,9 @@ static int lines_csv(FILE *o, const fig_table *t, const sweep_exp *x, const swee
     char buf[64];
     int order[256], n = 0;
     double xv[256];
-    for (int c = 0; c < x->nconfigs && n < 256; c++) {
+    for (int j = 0; j < g->nsel && n < 256; j++) {
         double v;
+        int c = g->sel[j];
         if (!sweep_fig_setting(&x->configs[c], g->x, &v)) continue;
         int k = n++;
         for (; k > 0 && xv[k - 1] > v; k--) { xv[k] = xv[k - 1]; order[k] = order[k - 1]; }
@@ -204,12 +242,14 @@ static int lines_csv(FILE *o, const fig_table *t, const sweep_exp *x, const swee
         order[k] = c;
     }
     fputs(g->x, o);
-    for (int b = 0; b < x->nbenches; b++) fprintf(o, ",%s", x->benches[b].name);
+    for (int b = 0; b < x->nbenches; b++)
+        if (sweep_fig_draws(g, b)) fprintf(o, ",%s", x->benches[b].name);
     for (int i = 0; i < n; i++) {
         fprintf(o, "\n%.10g", xv[i]);
         for (int b = 0; b < x->nbenches; b++)
-            fprintf(o, ",%s", sweep_fig_cell(t, g->metric, x->benches[b].name, size,
-                                             x->configs[order[i]].name, buf, sizeof buf));
+            if (sweep_fig_draws(g, b))
+                fprintf(o, ",%s", sweep_fig_cell(t, g->metric, x->benches[b].name, size,
+                                                 x->configs[order[i]].name, buf, sizeof buf));
     }
     fputc('\n', o);
     return n;
@@ -220,7 +260,9 @@ static int lines_csv(FILE *o, const fig_table *t, const sweep_exp *x, const swee
 static void script(FILE *o, const sweep_exp *x, const sweep_figure *g, const char *stem,
                    int rows)
 {
-    int ncol = g->kind == SWEEP_FIG_BARS ? x->nconfigs : x->nbenches;
+    int ncol = 0;
+    for (int b = 0; b < x->nbenches; b++) ncol += sweep_fig_draws(g, b);
+    if (g->kind == SWEEP_FIG_BARS) ncol = g->nsel;
     int w = g->kind == SWEEP_FIG_BARS ? 160 + rows * (24 * ncol + 30) : 900;
     char path[PATH_MAX + 16];
     w = w < 800 ? 800 : w > 4000 ? 4000 : w;

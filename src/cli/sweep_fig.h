@@ -34,6 +34,10 @@ const char *sweep_fig_cell(const fig_table *t, const char *m, const char *bench,
    the table has no such row. */
 const char *sweep_fig_value(const fig_table *t, const char *m, const char *bench,
                             const char *size, const char *config, const char *seed);
+/* The label of figure g's series k: a config's name or a best's. */
+const char *sweep_fig_series_name(const sweep_exp *x, const sweep_figure *g, int k);
+/* Does figure g draw benchmark b (its "benchmarks")? */
+bool sweep_fig_draws(const sweep_figure *g, int b);
 /* A gnuplot single-quoted string (a quote is doubled). */
 void sweep_fig_gp_str(FILE *f, const char *s);
 /* The script's common start: CSV input, grid, title, ylabel (default

@@ -9,6 +9,7 @@
 ** a bad figure is refused (file and JSON path, exit 2) before any run.
 */
 #include "cli.h"
+#include "cli_bench.h"
 #include "sweep.h"
 #include <ctype.h>
 #include <jansson.h>
@@ -133,6 +134,8 @@ static int load_ts_point(const sweep_exp *x, int i, json_t *o, size_t k, sweep_f
                             .size = 0, .seed = x->nseeds ? 0 : -1 };
     if (p->bench < 0) return bad(x, i, key, "benchmark '%s' is not in $.benchmarks", b);
     if (p->config < 0) return bad(x, i, key, "config '%s' is not in $.configs", c);
+    if (!sweep_runs(x, p->config, p->bench))
+        return bad(x, i, key, "config '%s' does not run on '%s' (its \"benchmarks\")", c, b);
     if (json_object_get(o, "size")) {
         int s = 0;
         while (s < x->nsizes && (!sz || strcmp(sweep_size_names[x->sizes[s]], sz))) s++;
@@ -200,12 +203,15 @@ static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
                    "characters, e.g. policy.allowed_warps_sum/policy.cycles)",
                    SWEEP_TS_POLICY_NAME - 1);
     if (!a) {
-        if (x->nbenches * x->nconfigs > SWEEP_FIG_MAX_PTS)
-            return bad(x, i, "points", "more than %d benchmark x config lines: choose them "
-                       "with \"points\"", SWEEP_FIG_MAX_PTS);
+        /* every selected benchmark x config the experiment has a point of */
         for (int b = 0; b < x->nbenches; b++)
-            for (int c = 0; c < x->nconfigs; c++)
-                f->pts[f->npts++] = (sweep_fig_point){ b, 0, c, x->nseeds ? 0 : -1 };
+            for (int k = 0; k < f->nsel && (!f->bench || f->bench[b]); k++) {
+                if (!sweep_runs(x, f->sel[k], b)) continue;
+                if (f->npts == SWEEP_FIG_MAX_PTS)
+                    return bad(x, i, "points", "more than %d benchmark x config lines: choose "
+                               "them with \"points\"", SWEEP_FIG_MAX_PTS);
+                f->pts[f->npts++] = (sweep_fig_point){ b, 0, f->sel[k], x->nseeds ? 0 : -1 };
+            }
         return 0;
     }
     if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_FIG_MAX_PTS)
@@ -245,14 +251,96 @@ static int check_data(const sweep_exp *x, int i, sweep_figure *f)
     return 0;
 }
 
+/* "benchmarks": names or {"class": TAG} of the experiment's benchmarks
+   (drawn in the experiment's order). */
+static int load_fig_benches(const sweep_exp *x, int i, json_t *a, sweep_figure *f)
+{
+    json_t *v;
+    size_t k;
+    char key[48];
+    if (!a) return 0;
+    if (!json_is_array(a) || !json_array_size(a))
+        return bad(x, i, "benchmarks", "expected a non-empty array of names or {\"class\": TAG}");
+    if (!(f->bench = calloc((size_t)x->nbenches + 1, 1))) return bad(x, i, NULL, "out of memory");
+    json_array_foreach(a, k, v) {
+        snprintf(key, sizeof key, "benchmarks[%zu]", k);
+        const char *name = json_string_value(v);
+        json_t *cls = json_is_object(v) ? json_object_get(v, "class") : NULL;
+        int found = 0;
+        if (!name && !(json_is_string(cls) && json_object_size(v) == 1))
+            return bad(x, i, key, "expected a benchmark name or {\"class\": TAG}");
+        for (int b = 0; b < x->nbenches; b++)
+            if (name ? strcmp(x->benches[b].name, name) == 0
+                     : bench_has_class(x->benches[b].entry, json_string_value(cls)))
+                f->bench[b] = 1, found++;
+        if (!found)
+            return bad(x, i, key, "%s '%s' is not in $.benchmarks", name ? "benchmark" : "class",
+                       name ? name : json_string_value(cls));
+    }
+    return 0;
+}
+
+/* The derived mean of best `best` of the kind and group of figure f's
+   mean (the mean row's cell of a best series), or -1. */
+static int best_mean(const sweep_exp *x, const sweep_figure *f, const char *best)
+{
+    const sweep_derived *m = find_derived(x, f->mean);
+    for (int k = 0; m && k < x->nderived; k++) {
+        const sweep_derived *d = &x->derived[k];
+        if (d->kind == m->kind && strcmp(d->of, best) == 0
+            && strcmp(d->group_label, m->group_label) == 0)
+            return k;
+    }
+    return -1;
+}
+
+/* "configs": config names in the order to draw (default: all); a bars
+   figure may also name a best metric of its metric (one more series). */
+static int load_fig_configs(const sweep_exp *x, int i, json_t *a, sweep_figure *f)
+{
+    json_t *v;
+    size_t k;
+    char key[48];
+    if (!(f->sel = calloc((size_t)(x->nconfigs + x->nderived) + 1, sizeof *f->sel)))
+        return bad(x, i, NULL, "out of memory");
+    if (!a) {
+        for (int c = 0; c < x->nconfigs; c++) f->sel[f->nsel++] = c;
+        return 0;
+    }
+    if (!json_is_array(a) || !json_array_size(a)
+        || json_array_size(a) > (size_t)(x->nconfigs + x->nderived))
+        return bad(x, i, "configs", "expected a non-empty array of config names");
+    json_array_foreach(a, k, v) {
+        snprintf(key, sizeof key, "configs[%zu]", k);
+        const char *n = json_string_value(v);
+        int c = n ? index_of(x->configs, sizeof *x->configs, x->nconfigs, n) : -1, s = c;
+        const sweep_derived *d = n && c < 0 ? find_derived(x, n) : NULL;
+        if (d && f->kind == SWEEP_FIG_BARS && d->kind == SWEEP_D_BEST
+            && strcmp(d->of, f->metric) == 0)
+            s = -1 - (int)(d - x->derived);
+        if (s == -1)
+            return bad(x, i, key, "'%s' is not a config of $.configs%s", n ? n : "(not a string)",
+                       f->kind == SWEEP_FIG_BARS ? " nor a best metric of $.derived of the "
+                       "figure's metric" : "");
+        for (int j = 0; j < f->nsel; j++)
+            if (f->sel[j] == s) return bad(x, i, key, "'%s' given twice", n);
+        if (s < -1 && f->mean && best_mean(x, f, n) < 0)
+            return bad(x, i, key, "the mean row needs a mean of '%s' of the kind and group of "
+                       "'%s' in $.derived (e.g. {\"kind\": \"hmean\", \"of\": \"%s\"})", n,
+                       f->mean, n);
+        f->sel[f->nsel++] = s;
+    }
+    return 0;
+}
+
 /* Which keys a figure of each kind takes (a key of another kind is
    refused, so a misplaced key is not silently ignored). */
 static const char *const kind_names[] = {"bars", "lines", "stacked", "timeseries"};
 static const char *const kind_keys[4] = {
-    "name, kind, metric, mean, title, ylabel, baseline",
-    "name, kind, metric, x, title, ylabel, baseline",
-    "name, kind, components, normalize, title, ylabel",
-    "name, kind, series, points, title, ylabel, baseline",
+    "name, kind, metric, mean, title, ylabel, baseline, configs, benchmarks",
+    "name, kind, metric, x, title, ylabel, baseline, configs, benchmarks",
+    "name, kind, components, normalize, title, ylabel, configs, benchmarks",
+    "name, kind, series, points, title, ylabel, baseline, configs, benchmarks",
 };
 
 /* Is `k` a whole word of the comma-separated `list`? */
@@ -262,6 +350,22 @@ static bool in_list(const char *list, const char *k)
     for (const char *p = list; (p = strstr(p, k)) != NULL; p += n)
         if ((p == list || p[-1] == ' ') && (p[n] == ',' || !p[n])) return true;
     return false;
+}
+
+/* What each kind draws: components / metric, then the selection of
+   configs and benchmarks (a timeseries figure's default points come from
+   it, so it is read first there). */
+static int load_kind(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
+{
+    json_t *cs = json_object_get(o, "configs"), *bs = json_object_get(o, "benchmarks");
+    if (f->kind == SWEEP_FIG_STACKED && load_components(x, i, o, f)) return -1;
+    if ((f->kind == SWEEP_FIG_BARS || f->kind == SWEEP_FIG_LINES) && check_data(x, i, f))
+        return -1;
+    if (f->kind == SWEEP_FIG_TIMESERIES && json_object_get(o, "points") && (cs || bs))
+        return bad(x, i, cs ? "configs" : "benchmarks", "a timeseries figure with \"points\" "
+                   "takes no configs or benchmarks (they choose the default points)");
+    if (load_fig_configs(x, i, cs, f) || load_fig_benches(x, i, bs, f)) return -1;
+    return f->kind == SWEEP_FIG_TIMESERIES ? load_ts(x, i, o, f) : 0;
 }
 
 static int load_one(sweep_exp *x, json_t *o, int i)
@@ -281,7 +385,8 @@ static int load_one(sweep_exp *x, json_t *o, int i)
         if (!in_list(kind_keys[f->kind], k))
             return bad(x, i, NULL, "unknown key '%s' for a %s figure (valid: %s)", k, kind,
                        kind_keys[f->kind]);
-        if (!in_list("baseline, components, normalize, points", k) && !json_is_string(v))
+        if (!in_list("baseline, components, normalize, points, configs, benchmarks", k)
+            && !json_is_string(v))
             return bad(x, i, k, "expected a string");
     }
     f->name = json_string_value(json_object_get(o, "name"));
@@ -299,9 +404,7 @@ static int load_one(sweep_exp *x, json_t *o, int i)
     if (b && !json_is_number(b)) return bad(x, i, "baseline", "expected a number (e.g. 1.0)");
     f->has_baseline = b != NULL;
     f->baseline = b ? json_number_value(b) : 0;
-    if (f->kind == SWEEP_FIG_STACKED) return load_components(x, i, o, f);
-    if (f->kind == SWEEP_FIG_TIMESERIES) return load_ts(x, i, o, f);
-    return check_data(x, i, f);
+    return load_kind(x, i, o, f);
 }
 
 int sweep_load_figures(sweep_exp *x, void *root)

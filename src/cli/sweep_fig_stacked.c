@@ -49,10 +49,24 @@ int sweep_fig_stacked_csv(FILE *o, const fig_table *t, const sweep_exp *x,
     fputs("benchmark,config", o);
     for (int k = 0; k < g->ncomp; k++) fprintf(o, ",%s", g->comp[k]);
     fputc('\n', o);
+    int rows = 0;
     for (int b = 0; b < x->nbenches; b++)
-        for (int c = 0; c < x->nconfigs; c++)
-            stack_row(o, t, g, x->benches[b].name, size, x->configs[c].name);
-    return x->nbenches * x->nconfigs;
+        for (int k = 0; k < g->nsel && sweep_fig_draws(g, b); k++)
+            if (sweep_runs(x, g->sel[k], b)) {
+                stack_row(o, t, g, x->benches[b].name, size, x->configs[g->sel[k]].name);
+                rows++;
+            }
+    return rows;
+}
+
+/* How many stacks benchmark b has: its selected configs that run on it
+   (a restricted config has no point, so no row, elsewhere). */
+static int stacks_of(const sweep_exp *x, const sweep_figure *g, int b)
+{
+    int n = 0;
+    for (int k = 0; k < g->nsel && sweep_fig_draws(g, b); k++)
+        n += sweep_runs(x, g->sel[k], b);
+    return n;
 }
 
 /* The plot command: with one config a stack per benchmark (its name
@@ -63,22 +77,26 @@ int sweep_fig_stacked_csv(FILE *o, const fig_table *t, const sweep_exp *x,
 static void plot_cmd(FILE *o, const sweep_exp *x, const sweep_figure *g, const char *csv,
                      double drop)
 {
-    int last = g->ncomp + 2;
-    if (x->nconfigs == 1) {
+    int last = g->ncomp + 2, first = 0;
+    if (g->nsel == 1) {
         fprintf(o, "plot for [i=3:%d] ", last);
         sweep_fig_gp_str(o, csv);
         fputs(" using i:xtic(1) title columnhead(i)\n", o);
         return;
     }
     fputs("plot", o);
+    /* the rows of a benchmark follow each other in NAME.csv: a group is
+       the rows from the sum of the earlier benchmarks' stacks on */
     for (int b = 0; b < x->nbenches; b++) {
-        int first = b * x->nconfigs;
-        fprintf(o, "%s \\\n  newhistogram ", b ? "," : "");
+        int n = stacks_of(x, g, b);
+        if (!n) continue;
+        fprintf(o, "%s \\\n  newhistogram ", first ? "," : "");
         sweep_fig_gp_str(o, x->benches[b].name);
         fprintf(o, " offset 0,%.1f lt 1, for [i=3:%d] ", -drop, last);
         sweep_fig_gp_str(o, csv);
-        fprintf(o, " every ::%d::%d using i:xtic(2) %s", first, first + x->nconfigs - 1,
-                b ? "notitle" : "title columnhead(i)");
+        fprintf(o, " every ::%d::%d using i:xtic(2) %s", first, first + n - 1,
+                first ? "notitle" : "title columnhead(i)");
+        first += n;
     }
     fputc('\n', o);
 }
@@ -87,17 +105,20 @@ void sweep_fig_stacked_script(FILE *o, const sweep_exp *x, const sweep_figure *g
                               const char *stem, int rows)
 {
     char csv[PATH_MAX + 16];
-    int w = 260 + rows * 40 + x->nbenches * 30;
+    int groups = 0;
+    for (int b = 0; b < x->nbenches; b++) groups += stacks_of(x, g, b) > 0;
+    int w = 260 + rows * 40 + groups * 30;
     w = w < 800 ? 800 : w > 4000 ? 4000 : w;
     /* many stacks: the x labels (benchmarks, or configs under their
        benchmark) turn; the bottom margin leaves room for the longest config
        label turned (a character is about 0.6 of the text height wide) and
        the group titles a line below the labels (gnuplot places them under
        the labels' own height) */
-    bool grouped = x->nconfigs > 1, turn = grouped ? rows > 16 : rows > 6;
+    bool grouped = g->nsel > 1, turn = grouped ? rows > 16 : rows > 6;
     size_t longest = 0;
-    for (int c = 0; c < x->nconfigs; c++)
-        if (strlen(x->configs[c].name) > longest) longest = strlen(x->configs[c].name);
+    for (int k = 0; k < g->nsel; k++)
+        if (strlen(x->configs[g->sel[k]].name) > longest)
+            longest = strlen(x->configs[g->sel[k]].name);
     double drop = 1.0, margin = 4.5 + (turn ? 0.6 * (double)longest : 0.0);
     snprintf(csv, sizeof csv, "%s.csv", stem);
     sweep_fig_gp_head(o, g, g->normalize ? "% of the stack" : "count");

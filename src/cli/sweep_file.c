@@ -208,9 +208,42 @@ static int load_env(sweep_exp *x, const char *path, json_t *o, sweep_config *c)
     return 0;
 }
 
+/* A config's "benchmarks": names or {"class": TAG}, as the top-level list,
+   each among the experiment's benchmarks; the config runs only on those. */
+static int load_only(sweep_exp *x, const char *path, json_t *a, sweep_config *c)
+{
+    json_t *v;
+    size_t i;
+    char p[128];
+    if (!a) return 0;
+    if (!json_is_array(a) || !json_array_size(a))
+        return bad(x, path, "expected a non-empty array of names or {\"class\": TAG}");
+    if (!(c->runs = calloc((size_t)x->nbenches + 1, 1))) return bad(x, path, "out of memory");
+    json_array_foreach(a, i, v) {
+        snprintf(p, sizeof p, "%s[%zu]", path, i);
+        const char *name = json_string_value(v);
+        json_t *cls = json_is_object(v) ? json_object_get(v, "class") : NULL;
+        int found = 0;
+        if (!name && !(json_is_string(cls) && json_object_size(v) == 1))
+            return bad(x, p, "expected a benchmark name or {\"class\": TAG}");
+        for (int b = 0; b < x->nbenches; b++)
+            if (name ? strcmp(x->benches[b].name, name) == 0
+                     : bench_has_class(x->benches[b].entry, json_string_value(cls))) {
+                c->runs[b] = 1;
+                found++;
+            }
+        if (!found && name) return bad(x, p, "benchmark '%s' is not in $.benchmarks", name);
+        if (!found)
+            return bad(x, p, "no benchmark of $.benchmarks has class '%s'",
+                       json_string_value(cls));
+    }
+    return 0;
+}
+
 static int load_config(sweep_exp *x, json_t *o, int idx)
 {
-    static const char *const keys[] = {"name", "config", "set", "plugins", "env", NULL};
+    static const char *const keys[] = {"name", "config", "set", "plugins", "env", "benchmarks",
+                                       NULL};
     sweep_config *c = &x->configs[idx];
     char path[64], p[96];
     const char *plugins[SWEEP_MAX_PLUGINS];
@@ -247,6 +280,8 @@ static int load_config(sweep_exp *x, json_t *o, int idx)
         c->plugins[c->nplugins] = f;
         c->plugin_hash[c->nplugins++] = sweep_file_hash(f);
     }
+    snprintf(p, sizeof p, "%s.benchmarks", path);
+    if (load_only(x, p, json_object_get(o, "benchmarks"), c)) return -1;
     snprintf(p, sizeof p, "%s.env", path);
     return load_env(x, p, json_object_get(o, "env"), c);
 }
@@ -260,7 +295,10 @@ static int load_configs(sweep_exp *x, json_t *root)
     x->configs = calloc(json_array_size(a), sizeof *x->configs);
     if (!x->configs) return bad(x, "$.configs", "out of memory");
     json_array_foreach(a, i, v) {
-        if (load_config(x, v, (int)i)) return -1;
+        if (load_config(x, v, (int)i)) {
+            free(x->configs[i].runs);   /* not counted yet: sweep_free would miss it */
+            return -1;
+        }
         x->nconfigs++;
     }
     return 0;
@@ -319,10 +357,15 @@ void sweep_free(sweep_exp *x)
 {
     json_decref(x->json);
     free(x->benches);
+    for (int c = 0; c < x->nconfigs; c++) free(x->configs[c].runs);
     free(x->configs);
     free(x->seeds);
     free(x->stats);
     free(x->derived);
+    for (int f = 0; x->figures && f <= x->nfigures; f++) {
+        free(x->figures[f].sel);     /* <=: the one that failed to load too */
+        free(x->figures[f].bench);
+    }
     free(x->figures);
     for (int i = 0; i < x->nowned; i++) free(x->owned[i]);
     free(x->owned);

@@ -37,6 +37,11 @@ uint64_t sweep_file_hash(const char *path)
     return err ? 0 : h;
 }
 
+bool sweep_runs(const sweep_exp *x, int c, int b)
+{
+    return !x->configs[c].runs || x->configs[c].runs[b];
+}
+
 int sweep_points(const sweep_exp *x, sweep_point **out)
 {
     int ns = x->nseeds ? x->nseeds : 1;
@@ -47,7 +52,7 @@ int sweep_points(const sweep_exp *x, sweep_point **out)
     for (int b = 0; b < x->nbenches; b++)
         for (int s = 0; s < x->nsizes; s++)
             for (int c = 0; c < x->nconfigs; c++)
-                for (int d = 0; d < ns; d++) {
+                for (int d = 0; d < ns && sweep_runs(x, c, b); d++) {
                     p[k] = (sweep_point){ .bench = b, .size = s, .config = c,
                                           .seed = x->nseeds ? d : -1 };
                     char buf[16384];
@@ -55,7 +60,7 @@ int sweep_points(const sweep_exp *x, sweep_point **out)
                     k++;
                 }
     *out = p;
-    return (int)n;
+    return (int)k;
 }
 
 /* Append printf-style text at *pos of buf (truncated text still hashes

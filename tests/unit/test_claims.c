@@ -37,10 +37,12 @@ static void table(claims_table *t)
     claims_table_add(t, "speedup", "b", "tiny", "gto", "", NULL, 4);
     claims_table_add(t, "speedup", "c", "tiny", "gto", "", NULL, 0.99);
     claims_table_add(t, "gm", "cache-sensitive", "tiny", "gto", "", NULL, sqrt(8));
-    /* a best over lrr and gto: its config column names the winner */
-    claims_table_add(t, "best_ipc", "a", "tiny", "gto", "", NULL, 20);
-    claims_table_add(t, "best_ipc", "b", "tiny", "gto", "", NULL, 40);
-    claims_table_add(t, "best_ipc", "c", "tiny", "lrr", "", NULL, 10);
+    /* a best over lrr and gto: its config column is the best's name */
+    claims_table_add(t, "best_ipc", "a", "tiny", "best_ipc", "", NULL, 20);
+    claims_table_add(t, "best_ipc", "b", "tiny", "best_ipc", "", NULL, 40);
+    claims_table_add(t, "best_ipc", "c", "tiny", "best_ipc", "", NULL, 10);
+    /* swl runs only on a (its "benchmarks"): no rows of b and c */
+    claims_table_add(t, "ipc", "a", "tiny", "swl", "", "ok", 30);
     claims_table_add(t, "ipc", "b", "small", "lrr", "", "ok", 10);
     claims_table_add(t, "ipc", "b", "small", "gto", "", "fail", NAN);
     claims_table_add(t, "gm", "cache-sensitive", "small", "gto", "", NULL, NAN);
@@ -168,6 +170,38 @@ static void test_skip(void **state)
     assert_non_null(strstr(r.why, "no ipc of zz"));
 }
 
+/* A config restricted to some benchmarks: its missing rows are neither
+   failed runs nor errors; a metric with no row at all under a config is. */
+static void test_sparse(void **state)
+{
+    (void)state;
+    claims_result r;
+    assert_int_equal(eval1("\"band\": [30, 30], \"each\": {\"metric\": \"ipc\", \"config\": "
+                           "\"swl\"}", &r), CLAIMS_PASS);
+    assert_int_equal(eval1("\"band\": [30, 30], \"value\": {\"metric\": \"ipc\", \"config\": "
+                           "\"swl\", \"benchmark\": {\"class\": \"cache-sensitive\"}, "
+                           "\"agg\": \"hmean\"}", &r), CLAIMS_PASS);
+    assert_int_equal(eval1("\"band\": [1, 2], \"value\": {\"metric\": \"ipc\", \"config\": "
+                           "\"swl\", \"benchmark\": \"b\"}", &r), CLAIMS_SKIP);
+    assert_non_null(strstr(r.why, "no ipc of b at size tiny under swl"));
+    assert_null(strstr(r.why, "failed"));
+    assert_int_equal(eval1("\"band\": [1, 2], \"value\": {\"metric\": \"gm\", \"config\": "
+                           "\"swl\"}", &r), CLAIMS_ERROR);
+    assert_non_null(strstr(r.why, "gm has no row under config 'swl'"));
+    /* an ordering per benchmark compares where every config has a row */
+    assert_int_equal(eval1("\"order\": [\"lrr\", \"<\", \"swl\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\"}", &r), CLAIMS_PASS);
+    assert_string_equal(r.measured, "holds on 1 of 1 benchmarks");
+    assert_int_equal(eval1("\"order\": [\"swl\", \"<\", \"lrr\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\"}", &r), CLAIMS_FAIL);
+    assert_int_equal(eval1("\"order\": [\"swl\", \">\", \"lrr\"], \"per_benchmark\": true, "
+                           "\"of\": {\"metric\": \"ipc\", \"benchmark\": [\"b\", \"c\"]}", &r),
+                     CLAIMS_SKIP);
+    /* a best addressed by its own name as the config */
+    assert_int_equal(eval1("\"band\": [40, 40], \"value\": {\"metric\": \"best_ipc\", "
+                           "\"config\": \"best_ipc\", \"benchmark\": \"b\"}", &r), CLAIMS_PASS);
+}
+
 static void test_eval_errors(void **state)
 {
     (void)state;
@@ -245,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_band),        cmocka_unit_test(test_each),
         cmocka_unit_test(test_order),       cmocka_unit_test(test_skip),
         cmocka_unit_test(test_eval_errors), cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

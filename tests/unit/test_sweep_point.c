@@ -104,6 +104,40 @@ static void test_hash_covers_inputs(void **state)
     assert_true(hash0(&x) != hc);
 }
 
+/* A config's "benchmarks": its points elsewhere do not exist, the others
+   keep their order and their hashes. */
+static void test_restricted(void **state)
+{
+    (void)state;
+    sweep_exp x;
+    sweep_config c[3];
+    sweep_point *all, *p;
+    unsigned char only_btree[2] = {0, 1};
+    make(&x, c);
+    x.nseeds = 0;
+    x.nsizes = 1;
+    int na = sweep_points(&x, &all);
+    assert_int_equal(na, 4);
+    c[1].runs = only_btree;                 /* gto only on btree */
+    assert_false(sweep_runs(&x, 1, 0));
+    assert_true(sweep_runs(&x, 1, 1));
+    assert_true(sweep_runs(&x, 0, 0));
+    int n = sweep_points(&x, &p);
+    assert_int_equal(n, 3);
+    /* kmeans lrr, btree lrr, btree gto: as before, kmeans gto left out */
+    assert_int_equal(p[0].bench, 0);
+    assert_int_equal(p[0].config, 0);
+    assert_int_equal(p[1].bench, 1);
+    assert_int_equal(p[1].config, 0);
+    assert_int_equal(p[2].bench, 1);
+    assert_int_equal(p[2].config, 1);
+    assert_true(p[0].hash == all[0].hash);
+    assert_true(p[1].hash == all[2].hash);
+    assert_true(p[2].hash == all[3].hash);
+    free(all);
+    free(p);
+}
+
 static void test_fnv(void **state)
 {
     (void)state;
@@ -119,6 +153,7 @@ int main(void)
         cmocka_unit_test(test_order),
         cmocka_unit_test(test_hash_covers_inputs),
         cmocka_unit_test(test_fnv),
+        cmocka_unit_test(test_restricted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
