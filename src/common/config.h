@@ -131,6 +131,8 @@ typedef struct gpu_config {
                                                  part of a segment they touch */
     uint32_t shmem_banks, shmem_bank_bytes, shmem_latency;
     gpu_cache_config l1d, l1c, l1t;
+    gpu_cache_config l1i;                     /* instruction cache, read with l1i_model */
+    bool     l1i_model;                       /* false: every fetch hits (perfect I-cache) */
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */
     uint32_t l1d_sat_missq_slack;
     uint32_t lsu_reexec_queue;                /* re-execution queue entries, 0 = blocking LSU */

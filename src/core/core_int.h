@@ -74,6 +74,7 @@ typedef struct core_warp {
     uint64_t *ib_ready;
     uint32_t ib_head, ib_n;
     uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
+    bool     imiss;       /* its fetch waits for an instruction-cache line */
     core_sb_entry sb[CORE_SB_CAP];
     uint32_t sb_n;
     uint32_t pending_loads;
@@ -195,6 +196,7 @@ struct core_sm {
     core_load *loads;
     uint32_t nloads, load_free;
     mem_l1 *l1[CORE_C_COUNT];
+    mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
 
@@ -248,6 +250,8 @@ uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 
 /* fetch.c */
 void core_fetch_tick(core_sm *sm, uint64_t cycle);
+/* a reply for the instruction cache (l1i.model) */
+void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 void core_ib_flush(core_warp *w);
 
 /* opcoll.c */

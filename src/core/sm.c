@@ -41,6 +41,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     const gpu_cache_config *cc[CORE_C_COUNT] = { &cfg->l1d, &cfg->l1c, &cfg->l1t };
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (cc[c]->mshr_merge > merge) merge = cc[c]->mshr_merge;
+    if (cfg->l1i_model && cfg->l1i.mshr_merge > merge) merge = cfg->l1i.mshr_merge;
     sm->tokbuf = calloc(merge + 1, sizeof *sm->tokbuf);
     sm->rq_cap = cfg->lsu_reexec_queue;
     if (sm->rq_cap) {
@@ -80,6 +81,9 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
             return -1;
+    if (cfg->l1i_model
+        && !(sm->l1i = mem_l1_new(&cfg->l1i, (uint16_t)sm->id, MEM_SRC_L1I, cfg->l1i.line_bytes)))
+        return -1;
     return 0;
 }
 
@@ -133,6 +137,7 @@ void core_sm_free(core_sm *sm)
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
     core_opc_free(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_free(sm->l1[c]);
+    if (sm->l1i) mem_l1_free(sm->l1i);
     free(sm->warps);
     free(sm->ctas);
     free(sm->sched);
@@ -163,6 +168,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
         memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
     core_opc_reset(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
+    if (sm->l1i) mem_l1_reset(sm->l1i);   /* cold at every launch, as the data caches */
     if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
     if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);
     ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_BEGIN);
@@ -415,6 +421,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     core_lsu_tick(sm, cycle);
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (mem_l1_queue_len(sm->l1[c]) && mem_l1_tick(sm->l1[c], port, cycle)) sm->active = true;
+    if (sm->l1i && mem_l1_queue_len(sm->l1i) && mem_l1_tick(sm->l1i, port, cycle))
+        sm->active = true;
     bool sat = mem_l1_saturated(sm->l1[CORE_C_L1D], sm->cfg->l1d_sat_mshr_slack,
                                 sm->cfg->l1d_sat_missq_slack);
     if (sat != sm->saturated) {
@@ -437,7 +445,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 
 void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 {
-    core_lsu_reply(sm, rep, cycle);
+    if (rep->src == CORE_C_L1I) core_fetch_reply(sm, rep, cycle);
+    else core_lsu_reply(sm, rep, cycle);
 }
 
 bool core_sm_idle(const core_sm *sm)
@@ -445,7 +454,7 @@ bool core_sm_idle(const core_sm *sm)
     if (sm->live_warps || sm->live_ctas || sm->lsu.busy || sm->rq_n) return false;
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!mem_l1_idle(sm->l1[c])) return false;
-    return true;
+    return !sm->l1i || mem_l1_idle(sm->l1i);
 }
 
 void core_sm_account_skip(core_sm *sm, uint64_t n)
@@ -526,7 +535,7 @@ uint32_t core_sm_live_ctas(const core_sm *sm) { return sm->live_ctas; }
 uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }
 uint32_t core_sm_schedulers(const core_sm *sm) { return sm->nsched; }
 uint32_t core_sm_cta_slots(const core_sm *sm) { return sm->nctas; }
-const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return sm->l1[c]; }
+const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return c == CORE_C_L1I ? sm->l1i : sm->l1[c]; }
 
 bool core_sm_take_cta_freed(core_sm *sm)
 {
