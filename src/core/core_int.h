@@ -102,10 +102,13 @@ typedef struct core_load {
     bool     all_sent;    /* the LSU has handed every transaction over */
     uint64_t ready;       /* latest data-ready cycle of its transactions */
     uint32_t next_free;
-    /* GPGPU-Sim's count of a load that completes on L1D hits (stats.h,
-       vec_hit_insns): its lanes, and whether every access was an L1D hit */
+    /* GPGPU-Sim's count of a load that an L1D hit completes (stats.h,
+       vec_hit_insns): its lanes, whether it touched the L1D or shared
+       memory, and the latest completion of its L1D hits and of the rest
+       (fills, other caches' hits), 0 = none */
     uint32_t lanes;
-    bool     l1d_any, l1d_all_hit;
+    bool     l1d_any, shmem;
+    uint64_t hit_done, other_done;
 } core_load;
 
 /* one memory transaction after coalescing */
