@@ -168,7 +168,8 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
         memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
     core_opc_reset(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
-    if (sm->l1i) mem_l1_reset(sm->l1i);   /* cold at every launch, as the data caches */
+    /* the L1I keeps its lines across launches: GPGPU-Sim's cache_flush and
+       cache_invalidate reach only the LD/ST unit's caches */
     if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
     if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);
     ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_BEGIN);
