@@ -531,6 +531,8 @@ static void gpu_skip(gpu *g, gpu_kernel_stats *st, uint64_t n)
     for (uint32_t i = 0; i < g->nsm; i++) {
         core_sm_account_skip(g->sms[i], n);
         for (int c = 0; c < CORE_C_COUNT; c++) waiting += mem_l1_queue_len(core_sm_l1(g->sms[i], c)) > 0;
+        const mem_l1 *l1i = core_sm_l1(g->sms[i], CORE_C_L1I);   /* NULL: perfect I-cache */
+        if (l1i) waiting += mem_l1_queue_len(l1i) > 0;
     }
     g->mem.skipped(g->mem.impl, n, waiting);
     if (g->refusing) st->mem_queue_full_cycles += n;
