@@ -75,6 +75,7 @@ typedef struct gpu_kernel_stats {
     uint64_t shmem_accesses, shmem_conflict_cycles;
     uint64_t gmem_transactions;      /* global/local transactions after coalescing */
     gpu_cache_stats l1d, l1c, l1t;
+    gpu_cache_stats l1i;             /* instruction cache (l1i.model; zero without) */
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */

@@ -169,7 +169,9 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     core_opc_reset(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
     /* the L1I keeps its lines across launches: GPGPU-Sim's cache_flush and
-       cache_invalidate reach only the LD/ST unit's caches */
+       cache_invalidate reach only the LD/ST unit's caches; its counters
+       start again, as the others' do */
+    if (sm->l1i) memset(mem_l1_stats_mut(sm->l1i), 0, sizeof *mem_l1_stats_mut(sm->l1i));
     if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
     if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);
     ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_BEGIN);

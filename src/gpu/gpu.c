@@ -391,10 +391,13 @@ static void gpu_collect(gpu *g, gpu_kernel_stats *st)
     memset(&st->l1d, 0, sizeof st->l1d);
     memset(&st->l1c, 0, sizeof st->l1c);
     memset(&st->l1t, 0, sizeof st->l1t);
+    memset(&st->l1i, 0, sizeof st->l1i);
     for (uint32_t i = 0; i < g->nsm; i++) {
         gpu_add_cache(&st->l1d, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D)));
         gpu_add_cache(&st->l1c, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1C)));
         gpu_add_cache(&st->l1t, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1T)));
+        const mem_l1 *l1i = core_sm_l1(g->sms[i], CORE_C_L1I);
+        if (l1i) gpu_add_cache(&st->l1i, mem_l1_stats(l1i));
     }
 }
 

@@ -26,7 +26,8 @@ static char *straight_ptx(uint32_t n)
     return s;
 }
 
-static uint64_t run_cycles(const gpu_config *cfg, uint32_t n, uint32_t warps)
+static uint64_t run_cycles(const gpu_config *cfg, uint32_t n, uint32_t warps,
+                           gpu_cache_stats *l1i)
 {
     char *ptx = straight_ptx(n);
     th_buf out = { 4096, NULL, NULL, 0 };
@@ -34,6 +35,7 @@ static uint64_t run_cycles(const gpu_config *cfg, uint32_t n, uint32_t warps)
     th_run_kernel(ptx, "straight", cfg, &th_slot_sched, 1, 32 * warps, &out, 1, NULL, 0, r);
     if (r->rc) fail_msg("straight failed: %s", r->err);
     uint64_t c = r->st.cycles;
+    if (l1i) *l1i = r->st.l1i;
     free(r);
     free(ptx);
     return c;
@@ -58,7 +60,14 @@ static void test_each_line_misses_once(void **state)
     gpu_config off, on;
     th_config(&off);
     icache_config(&on);
-    uint64_t a = run_cycles(&off, 114, 1), b = run_cycles(&on, 114, 1);
+    gpu_cache_stats st;
+    uint64_t a = run_cycles(&off, 114, 1, NULL), b = run_cycles(&on, 114, 1, &st);
+    /* 8 misses (as GPGPU-Sim counts them, merges included), none merged:
+       one warp; every later fetch from a line it holds hits */
+    assert_int_equal(st.misses, 8);
+    assert_int_equal(st.merges, 0);
+    assert_int_equal(st.hits + st.misses, st.accesses);
+    assert_true(st.hits >= 8);
     fprintf(stderr, "perfect %llu cycles, modelled %llu\n", (unsigned long long)a,
             (unsigned long long)b);
     assert_true(b >= a + 8 * (200 - 2 * 4));
@@ -73,8 +82,10 @@ static void test_warps_share_fills(void **state)
     gpu_config off, on;
     th_config(&off);
     icache_config(&on);
-    uint64_t one = run_cycles(&on, 114, 1), two = run_cycles(&on, 114, 2);
-    uint64_t off2 = run_cycles(&off, 114, 2), off1 = run_cycles(&off, 114, 1);
+    gpu_cache_stats st;
+    uint64_t one = run_cycles(&on, 114, 1, NULL), two = run_cycles(&on, 114, 2, &st);
+    uint64_t off2 = run_cycles(&off, 114, 2, NULL), off1 = run_cycles(&off, 114, 1, NULL);
+    assert_true(st.merges > 0);
     /* the second warp adds what it adds without the cache, not 8 misses */
     assert_true(two - one <= (off2 - off1) + 200);
 }
