@@ -925,6 +925,12 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         || check_cache(&c->l1t, "l1t", err, errlen)
         || (c->l1i_model && check_cache(&c->l1i, "l1i", err, errlen)))
         return -1;
+    /* a bypassing L1I would never hold the line a fetch waits for */
+    if (c->l1i_model && !c->l1i.enabled) {
+        snprintf(err, errlen, "l1i.model = true needs l1i.enabled = true (a fetch waits for "
+                 "its line to be in the L1I)");
+        return -1;
+    }
     if (c->l1d_sat_mshr_slack >= c->l1d.mshr_entries
         || c->l1d_sat_missq_slack >= c->l1d.miss_queue) {
         snprintf(err, errlen, "l1d_sat_mshr_slack (%u) and l1d_sat_missq_slack (%u) must be "

@@ -100,6 +100,11 @@ static void test_off_by_default(void **state)
     assert_false(d.l1i_model);
     assert_int_equal(gpu_config_set(&d, "l1i.model", "true", err, sizeof err), 0);
     assert_true(d.l1i_model);
+    assert_int_equal(gpu_config_check(&d, err, sizeof err), 0);
+    /* a bypassing instruction cache would never deliver: refused, named */
+    assert_int_equal(gpu_config_set(&d, "l1i.enabled", "false", err, sizeof err), 0);
+    assert_int_not_equal(gpu_config_check(&d, err, sizeof err), 0);
+    assert_non_null(strstr(err, "l1i.enabled"));
 }
 
 int main(void)
