@@ -133,6 +133,8 @@ typedef struct gpu_config {
     bool     l1d_classify;                    /* the L1D classifies its read hits (stats) */
     uint32_t shmem_banks, shmem_bank_bytes, shmem_latency;
     gpu_cache_config l1d, l1c, l1t;
+    gpu_cache_config l1i;                     /* instruction cache, read with l1i_model */
+    bool     l1i_model;                       /* false: every fetch hits (perfect I-cache) */
     uint32_t l1d_sat_mshr_slack;              /* "nearly full" margins for the saturation signal */
     uint32_t l1d_sat_missq_slack;
     uint32_t lsu_reexec_queue;                /* re-execution queue entries, 0 = blocking LSU */

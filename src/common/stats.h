@@ -94,6 +94,7 @@ typedef struct gpu_kernel_stats {
        fills (gpu/l1_replay.c); loads and stores, as l1d.accesses */
     uint64_t l1d_replay_accesses;
     uint64_t l1d_lru_hits, l1d_lru_misses, l1d_belady_hits, l1d_belady_misses;
+    gpu_cache_stats l1i;             /* instruction cache (l1i.model; zero without) */
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */

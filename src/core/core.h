@@ -22,6 +22,9 @@
 
 /* an SM's first-level caches */
 enum { CORE_C_L1D = 0, CORE_C_L1C, CORE_C_L1T, CORE_C_COUNT };
+/* the instruction cache's reply source: outside the data caches above, as
+   it exists only with l1i.model (core_sm_l1 gives it, NULL without) */
+enum { CORE_C_L1I = CORE_C_COUNT };
 
 typedef struct core_sm core_sm;
 typedef struct core_uinfo core_uinfo;

@@ -75,6 +75,7 @@ typedef struct core_warp {
     uint64_t *ib_ready;
     uint32_t ib_head, ib_n;
     uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
+    bool     imiss;       /* its fetch waits for an instruction-cache line */
     core_sb_entry sb[CORE_SB_CAP];
     uint32_t sb_n;
     uint32_t pending_loads;
@@ -102,10 +103,13 @@ typedef struct core_load {
     bool     all_sent;    /* the LSU has handed every transaction over */
     uint64_t ready;       /* latest data-ready cycle of its transactions */
     uint32_t next_free;
-    /* GPGPU-Sim's count of a load that completes on L1D hits (stats.h,
-       vec_hit_insns): its lanes, and whether every access was an L1D hit */
+    /* GPGPU-Sim's count of a load that an L1D hit completes (stats.h,
+       vec_hit_insns): its lanes, whether it touched the L1D or shared
+       memory, and the latest completion of its L1D hits and of the rest
+       (fills, other caches' hits), 0 = none */
     uint32_t lanes;
-    bool     l1d_any, l1d_all_hit;
+    bool     l1d_any, shmem;
+    uint64_t hit_done, other_done;
 } core_load;
 
 /* one memory transaction after coalescing */
@@ -197,6 +201,7 @@ struct core_sm {
     core_load *loads;
     uint32_t nloads, load_free;
     mem_l1 *l1[CORE_C_COUNT];
+    mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
 
@@ -252,6 +257,8 @@ uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 
 /* fetch.c */
 void core_fetch_tick(core_sm *sm, uint64_t cycle);
+/* a reply for the instruction cache (l1i.model) */
+void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 void core_ib_flush(core_warp *w);
 
 /* opcoll.c */

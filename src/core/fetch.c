@@ -1,7 +1,13 @@
 /*
 ** fetch.c -- the fetch and decode stage: fills per-warp instruction
-** buffers.  The instruction cache is perfect (every fetch hits), so fetch
-** bandwidth and the fetch policy are all that limit supply.
+** buffers.  By default the instruction cache is perfect (every fetch
+** hits), so fetch bandwidth and the fetch policy are all that limit
+** supply.  With l1i.model (GPGPU-Sim's -gpgpu_cache:il1) each line the
+** fetch enters is looked up in the SM's L1I: a miss goes to the L2 like a
+** data read and the warp fetches nothing more until the line returns
+** (GPGPU-Sim's imiss_pending; shader_core_ctx::fetch).  Instruction pc i
+** of a module sits at CORE_CODE_BASE + 8 i, GPGPU-Sim's PROGRAM_MEM_START
+** and 8-byte PTX instruction slots.
 **
 ** Each cycle the fetch policy picks up to `fetch_width` warps; a picked
 ** warp gets as many sequential instructions as its buffer has room for
@@ -13,6 +19,9 @@
 */
 #include "core_int.h"
 
+#define CORE_CODE_BASE  0xF0000000ull   /* GPGPU-Sim's PROGRAM_MEM_START */
+#define CORE_INSN_BYTES 8u              /* its slot per PTX instruction */
+
 void core_ib_flush(core_warp *w)
 {
     w->ib_n = 0;
@@ -21,13 +30,52 @@ void core_ib_flush(core_warp *w)
 
 static bool fetch_can(const core_sm *sm, const core_warp *w)
 {
-    return w->ew && !w->finished && w->ew->state == EMU_W_READY
+    return w->ew && !w->finished && !w->imiss && w->ew->state == EMU_W_READY
         && w->ib_n < sm->cfg->ibuffer_size && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC);
+}
+
+/*
+** May `w` take instruction `pc` now?  Always without an instruction cache;
+** with one, when pc's line is `*line_ok` (looked up already in this fetch)
+** or hits now.  A miss, new or merged into an outstanding one, leaves the
+** warp waiting (imiss) until core_fetch_reply; a reservation fail leaves
+** it free to try again on a later cycle.
+*/
+static bool fetch_line_ready(core_sm *sm, core_warp *w, uint32_t pc, uint64_t *line_ok)
+{
+    if (!sm->l1i) return true;
+    uint64_t addr = CORE_CODE_BASE + (uint64_t)pc * CORE_INSN_BYTES;
+    uint64_t line = addr & ~(uint64_t)(mem_l1_line_bytes(sm->l1i) - 1);
+    if (line == *line_ok) return true;
+    mem_l1_evict ev;
+    int r = mem_l1_access(sm->l1i, MEM_READ, line, w->slot, w->slot, &ev);
+    if (r == MEM_L1_HIT) {
+        *line_ok = line;
+        return true;
+    }
+    if (r != MEM_L1_FAIL) w->imiss = true;
+    return false;
+}
+
+/* An instruction-cache line is back: the warps waiting for it fetch again. */
+void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
+{
+    mem_l1_evict ev;
+    uint32_t n = mem_l1_fill(sm->l1i, rep, sm->tokbuf, &ev);
+    (void)cycle;
+    for (uint32_t i = 0; i < n; i++) {
+        if (sm->tokbuf[i] >= sm->nwarps) continue;
+        core_warp *w = &sm->warps[sm->tokbuf[i]];
+        w->imiss = false;
+        w->recheck = 0;
+    }
+    sm->active = true;
 }
 
 static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
 {
     uint32_t size = sm->cfg->ibuffer_size;
+    uint64_t line_ok = UINT64_MAX;
     if (w->ib_n == 0) {
         const ptx_uop *u = emu_warp_next(w->ew);
         if (!u) return;
@@ -43,6 +91,7 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
             w->fetch_pc = CORE_NO_PC;
             break;
         }
+        if (!fetch_line_ready(sm, w, pc, &line_ok)) break;
         w->ib_pc[i] = pc;
         w->ib_ready[i] = cycle + 1;
         w->ib_n++;

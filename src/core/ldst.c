@@ -42,21 +42,27 @@ uint32_t core_load_alloc(core_sm *sm, core_warp *w)
     core_load *ld = &sm->loads[id];
     sm->load_free = ld->next_free;
     *ld = (core_load){ .warp = w->slot, .pc = w->ib_n ? w->ib_pc[w->ib_head] : CORE_NO_PC,
-                       .next_free = CORE_NONE, .l1d_all_hit = true };
+                       .next_free = CORE_NONE };
     w->pending_loads++;
     return id;
 }
 
 /*
-** GPGPU-Sim counts a load that completes in its L1D latency queue (every
-** access an L1D hit) once per destination register (ldst_unit::
-** L1_latency_queue_cycle calls warp_inst_complete inside its register
-** loop), so a vector load of n registers adds n - 1 more warp and thread
-** instructions there; gpu_sim_insn reproduces that (stats.h).
+** GPGPU-Sim completes a global load when the last of its accesses is
+** done, and counts it there: once when that access is a fill or a merge
+** returning (ldst_unit::writeback), but once per destination register
+** when it is an L1D hit (ldst_unit::L1_latency_queue_cycle calls
+** warp_inst_complete inside its register loop; on a tie the hit is
+** processed last, after writeback in the same cycle).  So a vector load of
+** n registers that an L1D hit completes adds n - 1 more warp and thread
+** instructions; gpu_sim_insn reproduces that (stats.h).  Shared-memory
+** loads complete in their own pipeline, counted once.
 */
 static void load_count_like_gpgpusim(core_sm *sm, const core_load *ld)
 {
-    if (!ld->l1d_any || !ld->l1d_all_hit || ld->pc >= sm->launch->mod->nuops) return;
+    if (!ld->l1d_any || ld->shmem || !ld->hit_done || ld->hit_done < ld->other_done
+        || ld->pc >= sm->launch->mod->nuops)
+        return;
     uint32_t n = sm->ui[ld->pc].ndst;
     if (n > 1) sm->st->vec_hit_insns += (uint64_t)(n - 1) * ld->lanes;
 }
@@ -247,7 +253,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
     }
     if (load != CORE_NONE) {
         sm->loads[load].lanes = (uint32_t)__builtin_popcount(mask);
-        if (lsu->shmem) sm->loads[load].l1d_all_hit = false;
+        sm->loads[load].shmem = lsu->shmem;
     }
     if (load != CORE_NONE && lsu->shmem)
         sm->loads[load].ready = cycle + sm->cfg->shmem_latency + lsu->shmem_cycles - 1;
@@ -349,7 +355,8 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
     core_load *ld = load != CORE_NONE ? &sm->loads[load] : NULL;
     if (ld) {
         ld->l1d_any |= tx->cache == CORE_C_L1D;
-        ld->l1d_all_hit &= tx->cache == CORE_C_L1D && r == MEM_L1_HIT;
+        uint64_t *done = tx->cache == CORE_C_L1D ? &ld->hit_done : &ld->other_done;
+        if (r == MEM_L1_HIT) *done = umax(*done, cycle + mem_l1_hit_latency(l1) - 1);
     }
     switch (r) {
     case MEM_L1_HIT:
@@ -567,7 +574,11 @@ void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
     if (n || ev.valid) sm->active = true;
     uint64_t ready = cycle + mem_l1_hit_latency(l1) - 1;
     for (uint32_t i = 0; i < n; i++)
-        if (tokens[i] < sm->nloads) load_tx_done(sm, tokens[i], ready, cycle);
+        if (tokens[i] < sm->nloads) {
+            core_load *ld = &sm->loads[tokens[i]];
+            ld->other_done = umax(ld->other_done, ready);
+            load_tx_done(sm, tokens[i], ready, cycle);
+        }
     if (ev.valid && rep->src == CORE_C_L1D && ev.owner < sm->nwarps)
         lsu_event(sm, WS_EV_L1_EVICT, ev.owner, CORE_NO_PC, ev.line, cycle);
 }

@@ -41,6 +41,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     const gpu_cache_config *cc[CORE_C_COUNT] = { &cfg->l1d, &cfg->l1c, &cfg->l1t };
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (cc[c]->mshr_merge > merge) merge = cc[c]->mshr_merge;
+    if (cfg->l1i_model && cfg->l1i.mshr_merge > merge) merge = cfg->l1i.mshr_merge;
     sm->tokbuf = calloc(merge + 1, sizeof *sm->tokbuf);
     sm->rq_cap = cfg->lsu_reexec_queue;
     if (sm->rq_cap) {
@@ -81,6 +82,9 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
             return -1;
     if (cfg->l1d_classify && mem_l1_classify_enable(sm->l1[CORE_C_L1D])) return -1;
+    if (cfg->l1i_model
+        && !(sm->l1i = mem_l1_new(&cfg->l1i, (uint16_t)sm->id, MEM_SRC_L1I, cfg->l1i.line_bytes)))
+        return -1;
     return 0;
 }
 
@@ -134,6 +138,7 @@ void core_sm_free(core_sm *sm)
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
     core_opc_free(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_free(sm->l1[c]);
+    if (sm->l1i) mem_l1_free(sm->l1i);
     free(sm->warps);
     free(sm->ctas);
     free(sm->sched);
@@ -164,6 +169,10 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
         memset(sm->unit_free[u], 0, (sm->nunits[u] ? sm->nunits[u] : 1) * sizeof **sm->unit_free);
     core_opc_reset(sm);
     for (int c = 0; c < CORE_C_COUNT; c++) mem_l1_reset(sm->l1[c]);
+    /* the L1I keeps its lines across launches: GPGPU-Sim's cache_flush and
+       cache_invalidate reach only the LD/ST unit's caches; its counters
+       start again, as the others' do */
+    if (sm->l1i) memset(mem_l1_stats_mut(sm->l1i), 0, sizeof *mem_l1_stats_mut(sm->l1i));
     if (sm->wp && sm->wp->kernel_begin) sm->wp->kernel_begin(sm->wst, k);
     if (sm->fetch_ops && sm->fetch_ops->kernel_begin) sm->fetch_ops->kernel_begin(sm->fetch_st, k);
     ws_sched_event e = CORE_EVENT(WS_EV_KERNEL_BEGIN);
@@ -448,6 +457,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     core_lsu_tick(sm, cycle);
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (mem_l1_queue_len(sm->l1[c]) && mem_l1_tick(sm->l1[c], port, cycle)) sm->active = true;
+    if (sm->l1i && mem_l1_queue_len(sm->l1i) && mem_l1_tick(sm->l1i, port, cycle))
+        sm->active = true;
     bool sat = mem_l1_saturated(sm->l1[CORE_C_L1D], sm->cfg->l1d_sat_mshr_slack,
                                 sm->cfg->l1d_sat_missq_slack);
     if (sat != sm->saturated) {
@@ -470,7 +481,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 
 void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 {
-    core_lsu_reply(sm, rep, cycle);
+    if (rep->src == CORE_C_L1I) core_fetch_reply(sm, rep, cycle);
+    else core_lsu_reply(sm, rep, cycle);
 }
 
 bool core_sm_idle(const core_sm *sm)
@@ -478,7 +490,7 @@ bool core_sm_idle(const core_sm *sm)
     if (sm->live_warps || sm->live_ctas || sm->lsu.busy || sm->rq_n) return false;
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!mem_l1_idle(sm->l1[c])) return false;
-    return true;
+    return !sm->l1i || mem_l1_idle(sm->l1i);
 }
 
 void core_sm_account_skip(core_sm *sm, uint64_t n)
@@ -559,9 +571,9 @@ uint32_t core_sm_live_ctas(const core_sm *sm) { return sm->live_ctas; }
 uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }
 uint32_t core_sm_schedulers(const core_sm *sm) { return sm->nsched; }
 uint32_t core_sm_cta_slots(const core_sm *sm) { return sm->nctas; }
-const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return sm->l1[c]; }
 void core_sm_set_l1d_sink(core_sm *sm, l1_access_sink sink) { sm->l1d_sink = sink; }
 uint64_t core_sm_warp_insns(const core_sm *sm) { return sm->warp_insns; }
+const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return c == CORE_C_L1I ? sm->l1i : sm->l1[c]; }
 
 bool core_sm_take_cta_freed(core_sm *sm)
 {

@@ -205,6 +205,13 @@ static const cfg_param params[] = {
     /* [G] L1T 4:128:24 with a 128-entry MSHR / fragment queue */
     CACHE("l1t", l1t, "4", "24", "128", "false", "128", "4", "128", "20", "L1 texture cache"),
     L1OPTS("l1t", l1t, "L1 texture cache"),
+    /* GPGPU-Sim's GTX480 il1 4:128:4 with 2 MSHRs x 32 merges, queue 4;
+       only read when l1i.model is true (the presets keep a perfect I-cache) */
+    BOOL("l1i.model", l1i_model, "false",
+         "model the instruction cache (GPGPU-Sim's -gpgpu_cache:il1): a fetch whose line "
+         "misses in l1i waits until the L2 returns it; false = every fetch hits"),
+    CACHE("l1i", l1i, "4", "4", "128", "false", "2", "32", "4", "1", "L1 instruction cache"),
+    L1OPTS("l1i", l1i, "L1 instruction cache"),
     /* Mascar spec §2.2 [I]: flag at 60/64 MSHRs or 7/8 miss-queue entries */
     U32("l1d_sat_mshr_slack", l1d_sat_mshr_slack, "4", "entries", 0, 65535,
         "L1 reports saturation when free MSHRs <= this"),
@@ -934,8 +941,15 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         return -1;
     }
     if (check_cache(&c->l1d, "l1d", err, errlen) || check_cache(&c->l1c, "l1c", err, errlen)
-        || check_cache(&c->l1t, "l1t", err, errlen))
+        || check_cache(&c->l1t, "l1t", err, errlen)
+        || (c->l1i_model && check_cache(&c->l1i, "l1i", err, errlen)))
         return -1;
+    /* a bypassing L1I would never hold the line a fetch waits for */
+    if (c->l1i_model && !c->l1i.enabled) {
+        snprintf(err, errlen, "l1i.model = true needs l1i.enabled = true (a fetch waits for "
+                 "its line to be in the L1I)");
+        return -1;
+    }
     if (c->l1d_sat_mshr_slack >= c->l1d.mshr_entries
         || c->l1d_sat_missq_slack >= c->l1d.miss_queue) {
         snprintf(err, errlen, "l1d_sat_mshr_slack (%u) and l1d_sat_missq_slack (%u) must be "

@@ -37,6 +37,10 @@ enum {
 typedef struct gpu_gs_state {
     uint32_t dram_chip_bytes;   /* -gpgpu_dram_buswidth (default 4) */
     uint32_t dram_chips;        /* -gpgpu_n_mem_per_ctrlr (default 1) */
+    /* -gpgpu_cache:il1 given, -gpgpu_perfect_inst_const_cache 1 given: the
+       instruction cache is modelled when the first holds and not the second,
+       in whichever order the file gives them */
+    bool     il1_given, perfect_icache;
 } gpu_gs_state;
 
 void gpu_gs_state_init(gpu_gs_state *st);

@@ -198,6 +198,49 @@ int gs_cache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, 
     return GPU_GS_PARTIAL;
 }
 
+/* The file's instruction-cache state into l1i.model (gpu_gs_state). */
+static int icache_model(gpu_config *c, const gpu_gs_state *st, char *err, size_t errlen)
+{
+    bool on = st->il1_given && !st->perfect_icache;
+    return gpu_config_apply(c, on ? "l1i.model=true" : "l1i.model=false", err, errlen)
+           ? GPU_GS_ERROR : GPU_GS_APPLIED;
+}
+
+/* -gpgpu_cache:il1: the geometry into l1i, and GPGPU-Sim's fetch through it
+   (core/fetch.c) unless the file also asks for a perfect one. */
+int gs_icache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v, char *err,
+              size_t errlen)
+{
+    int r = gs_cache(c, st, row, v, err, errlen);
+    if (r == GPU_GS_ERROR || !st || strcmp(v, "none") == 0) return r;
+    st->il1_given = true;
+    char e[256];
+    if (icache_model(c, st, e, sizeof e) == GPU_GS_ERROR) {
+        snprintf(err, errlen, "%s: %s", row->opt, e);
+        return GPU_GS_ERROR;
+    }
+    return r;
+}
+
+/* -gpgpu_perfect_inst_const_cache: 1 = every instruction fetch hits (and
+   every constant access, which warpsim still times: named). */
+int gs_perfect_icache(gpu_config *c, gpu_gs_state *st, const gs_row *row, const char *v,
+                      char *err, size_t errlen)
+{
+    uint32_t x;
+    if (!gs_num(v, &x) || x > 1) return gs_bad(row->opt, v, "0 or 1", err, errlen);
+    if (!st) return GPU_GS_APPLIED;
+    st->perfect_icache = x == 1;
+    char e[256];
+    if (icache_model(c, st, e, sizeof e) == GPU_GS_ERROR) {
+        snprintf(err, errlen, "%s: %s", row->opt, e);
+        return GPU_GS_ERROR;
+    }
+    if (!x) return GPU_GS_APPLIED;
+    snprintf(err, errlen, "%s [1: constant-cache misses removed, warpsim times them]", row->opt);
+    return GPU_GS_PARTIAL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Composite options                                                   */
 /* ------------------------------------------------------------------ */

@@ -33,7 +33,9 @@ int gs_setf(gpu_config *c, const char *key, const char *opt, uint32_t x, char *e
 int gs_bad(const char *opt, const char *v, const char *want, char *err, size_t errlen);
 
 /* ---- handlers of composite values (gpgpusim.c) ---- */
-gs_fn gs_cache;          /* arg: l1d, l1c, l1t or l2 */
+gs_fn gs_cache;          /* arg: l1d, l1c, l1t, l1i or l2 */
+gs_fn gs_icache;         /* -gpgpu_cache:il1: gs_cache into l1i, l1i.model on */
+gs_fn gs_perfect_icache; /* -gpgpu_perfect_inst_const_cache */
 gs_fn gs_scheduler;
 gs_fn gs_opcode_latency; /* arg: int, fp, dp or sfu */
 gs_fn gs_opcode_interval;

@@ -161,9 +161,9 @@ static const gs_row rows[] = {
                                   "schedulers (warpsim shares them)"),
     SAME("-gpgpu_simd_model", "1", "a divergence model other than post-dominator "
                                    "reconvergence"),
-    NONE("-gpgpu_cache:il1", "instruction-cache misses (warpsim's fetch always hits)"),
+    MAP("-gpgpu_cache:il1", gs_icache, "l1i"),
     NONE("-gpgpu_inst_fetch_throughput", "instructions fetched per warp per fetch"),
-    NONE("-gpgpu_perfect_inst_const_cache", "constant-cache misses removed"),
+    MAP("-gpgpu_perfect_inst_const_cache", gs_perfect_icache, NULL),
     NONE("-gpgpu_pipeline_widths", "widths of the issue/operand/execute/writeback stages"),
     NONE("-gpgpu_reg_file_port_throughput", "register-file port count"),
     NUM("-gpgpu_num_reg_banks", "opcoll.reg_banks"),
@@ -348,6 +348,7 @@ void gpu_gs_state_init(gpu_gs_state *st)
 {
     st->dram_chip_bytes = 4;   /* gpu-sim.cc defaults */
     st->dram_chips = 1;
+    st->il1_given = st->perfect_icache = false;
 }
 
 int gpu_gpgpusim_apply(gpu_config *c, gpu_gs_state *st, const char *opt, const char *v,

@@ -436,10 +436,13 @@ static void gpu_collect(gpu *g, gpu_kernel_stats *st)
     memset(&st->l1d, 0, sizeof st->l1d);
     memset(&st->l1c, 0, sizeof st->l1c);
     memset(&st->l1t, 0, sizeof st->l1t);
+    memset(&st->l1i, 0, sizeof st->l1i);
     for (uint32_t i = 0; i < g->nsm; i++) {
         gpu_add_cache(&st->l1d, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1D)));
         gpu_add_cache(&st->l1c, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1C)));
         gpu_add_cache(&st->l1t, mem_l1_stats(core_sm_l1(g->sms[i], CORE_C_L1T)));
+        const mem_l1 *l1i = core_sm_l1(g->sms[i], CORE_C_L1I);
+        if (l1i) gpu_add_cache(&st->l1i, mem_l1_stats(l1i));
     }
 }
 
@@ -580,6 +583,8 @@ static void gpu_skip(gpu *g, gpu_kernel_stats *st, uint64_t n)
     for (uint32_t i = 0; i < g->nsm; i++) {
         core_sm_account_skip(g->sms[i], n);
         for (int c = 0; c < CORE_C_COUNT; c++) waiting += mem_l1_queue_len(core_sm_l1(g->sms[i], c)) > 0;
+        const mem_l1 *l1i = core_sm_l1(g->sms[i], CORE_C_L1I);   /* NULL: perfect I-cache */
+        if (l1i) waiting += mem_l1_queue_len(l1i) > 0;
     }
     g->mem.skipped(g->mem.impl, n, waiting);
     if (g->refusing) st->mem_queue_full_cycles += n;

@@ -244,6 +244,9 @@ static const char *const qv100[] = {
     /* -gpgpu_const_cache:l1 N:128:64:8,L:R:f:N:L,S:2:64,4 */
     "l1c.sets=128", "l1c.ways=8", "l1c.line_bytes=64", "l1c.mshr_entries=2",
     "l1c.mshr_merge=64", "l1c.miss_queue=4",
+    /* -gpgpu_cache:il1 N:64:128:16,L:R:f:N:L,S:2:48,4; not used, as
+       -gpgpu_perfect_inst_const_cache 1 keeps l1i.model off */
+    "l1i.sets=64", "l1i.ways=16", "l1i.mshr_entries=2", "l1i.mshr_merge=48",
     /* -network_mode 2 (crossbar), -icnt_flit_size 40, -icnt_in/out_buffer_limit 512 */
     "icnt_flit_bytes=40", "icnt_in_buffer=512", "icnt_out_buffer=512",
     /* -gpgpu_cache:dl2 S:32:128:24,L:B:m:L:P,A:192:4,32:0,32 (96 KB per slice),
@@ -309,6 +312,9 @@ static const char *const rtx3070[] = {
     /* -gpgpu_const_cache:l1 N:128:64:8,L:R:f:N:L,S:2:64,4 */
     "l1c.sets=128", "l1c.ways=8", "l1c.line_bytes=64", "l1c.mshr_entries=2",
     "l1c.mshr_merge=64", "l1c.miss_queue=4",
+    /* -gpgpu_cache:il1 N:64:128:16,L:R:f:N:L,S:2:48,4; not used, as
+       -gpgpu_perfect_inst_const_cache 1 keeps l1i.model off */
+    "l1i.sets=64", "l1i.ways=16", "l1i.mshr_entries=2", "l1i.mshr_merge=48",
     /* -network_mode 2 (crossbar), -icnt_flit_size 40, -icnt_in/out_buffer_limit 512 */
     "icnt_flit_bytes=40", "icnt_in_buffer=512", "icnt_out_buffer=512",
     /* -gpgpu_cache:dl2 S:64:128:16,L:B:m:L:P,A:192:4,32:0,32 (128 KB per slice),

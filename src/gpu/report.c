@@ -294,6 +294,8 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     gpgpusim_cache_fields(r, "L2", &k->mem.l2);
     cache_fields(r, "L1C", &k->l1c, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     cache_fields(r, "L1T", &k->l1t, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
+    if (cfg->l1i_model)
+        cache_fields(r, "L1I", &k->l1i, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     put_u64(r, "mem_requests", k->mem_requests);
     put_u64(r, "mem_reply_bytes", k->mem_reply_bytes);
     put_u64(r, "mem_queue_full_cycles", k->mem_queue_full_cycles);
@@ -317,6 +319,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     belady_fields(&r, cfg, k);
     classify_fields(&r, cfg, k);
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
+    if (cfg->l1i_model) gpgpusim_cache_fields(&r, "L1I", &k->l1i);
     slot_fields(&r, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
@@ -426,6 +429,7 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->l1d_belady_misses += k->l1d_belady_misses;
     cache_accumulate(&s->l1c, &k->l1c);
     cache_accumulate(&s->l1t, &k->l1t);
+    cache_accumulate(&s->l1i, &k->l1i);
     s->mem_requests += k->mem_requests;
     s->mem_reply_bytes += k->mem_reply_bytes;
     s->mem_queue_full_cycles += k->mem_queue_full_cycles;

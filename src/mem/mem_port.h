@@ -14,7 +14,7 @@
 enum { MEM_READ = 0, MEM_WRITE, MEM_ATOMIC };
 
 /* which cache of the SM sent it (replies are routed back by sm + src) */
-enum { MEM_SRC_L1D = 0, MEM_SRC_L1C, MEM_SRC_L1T, MEM_SRC_COUNT };
+enum { MEM_SRC_L1D = 0, MEM_SRC_L1C, MEM_SRC_L1T, MEM_SRC_L1I, MEM_SRC_COUNT };
 
 /*
 ** One request travelling below L1 and back as its own reply.  `id` is

@@ -161,6 +161,18 @@ static void test_gtx480_values(void **state)
     assert_int_equal(c.tRTW, 12 + 8 / 4 + 2 - 4);  /* CL + BL/ratio + 2 - WL */
     assert_string_equal(c.dram_addr_map, "dramid@8;00000000.00000000.00000000.00000000."
                         "0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS");
+    /* -gpgpu_cache:il1 N:4:128:4,L:R:f:N:L,S:2:32,4: fetch through it */
+    assert_true(c.l1i_model);
+    assert_int_equal(c.l1i.sets, 4);
+    assert_int_equal(c.l1i.line_bytes, 128);
+    assert_int_equal(c.l1i.ways, 4);
+    assert_false(c.l1i.write_back);
+    assert_int_equal(c.l1i.allocate, GPU_L1_ALLOC_FILL);
+    assert_int_equal(c.l1i.set_index, GPU_SET_INDEX_LINEAR);
+    assert_int_equal(c.l1i.mshr_entries, 2);
+    assert_int_equal(c.l1i.mshr_merge, 32);
+    assert_int_equal(c.l1i.miss_queue, 4);
+    assert_null(strstr(warn, "-gpgpu_cache:il1"));
     /* the machine is named after the file */
     assert_string_equal(c.preset, "gtx480/gpgpusim.config");
     free(warn);
@@ -295,6 +307,27 @@ static void test_value_dependent_options(void **state)
     assert_int_equal(gpu_gpgpusim_apply(&c, &st, "-gpgpu_dram_buswidth", "4", err, sizeof err),
                      GPU_GS_APPLIED);
     assert_int_equal(c.dram_bus_bytes, 8);
+    /* the instruction cache is modelled when il1 is given and the perfect
+       one is not asked for, in either order */
+    const char *il1 = "N:4:128:4,L:R:f:N:L,S:2:32,4";
+    for (int order = 0; order < 2; order++) {
+        gpu_config_defaults(&c);
+        gpu_gs_state_init(&st);
+        assert_false(c.l1i_model);
+        if (order)
+            assert_int_equal(gpu_gpgpusim_apply(&c, &st, "-gpgpu_perfect_inst_const_cache", "1",
+                                                err, sizeof err), GPU_GS_PARTIAL);
+        assert_int_equal(gpu_gpgpusim_apply(&c, &st, "-gpgpu_cache:il1", il1, err, sizeof err),
+                         GPU_GS_APPLIED);
+        assert_true(c.l1i_model == !order);
+        if (!order)
+            assert_int_equal(gpu_gpgpusim_apply(&c, &st, "-gpgpu_perfect_inst_const_cache", "1",
+                                                err, sizeof err), GPU_GS_PARTIAL);
+        assert_false(c.l1i_model);
+        assert_int_equal(gpu_gpgpusim_apply(&c, &st, "-gpgpu_perfect_inst_const_cache", "0",
+                                            err, sizeof err), GPU_GS_APPLIED);
+        assert_true(c.l1i_model);
+    }
     /* a six-value list only for int */
     assert_int_equal(gpu_gpgpusim_apply(&c, NULL, "-ptx_opcode_latency_fp", "4,13,4,5,39,7",
                                         err, sizeof err), GPU_GS_ERROR);
