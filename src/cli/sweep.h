@@ -52,14 +52,21 @@ typedef struct sweep_stat {
     const char *name, *path;
 } sweep_stat;
 
-enum { SWEEP_D_SPEEDUP, SWEEP_D_RATIO, SWEEP_D_GEOMEAN, SWEEP_D_HMEAN, SWEEP_D_MEAN,
-       SWEEP_D_BEST };
+/* Per-point kinds first (up to SWEEP_D_SUM), then group means, then best. */
+enum { SWEEP_D_SPEEDUP, SWEEP_D_RATIO, SWEEP_D_QUOTIENT, SWEEP_D_SUM, SWEEP_D_GEOMEAN,
+       SWEEP_D_HMEAN, SWEEP_D_MEAN, SWEEP_D_BEST };
+#define SWEEP_D_PER_POINT(kind) ((kind) <= SWEEP_D_SUM)
 
 /* A derived metric (derived.csv). */
 typedef struct sweep_derived {
     const char *name;
     int kind;                   /* SWEEP_D_* */
-    const char *of;             /* speedup/ratio: a stat; means: a stat or derived */
+    const char *of;             /* speedup/ratio: a stat; means: a stat or derived;
+                                   quotient: the numerator; sum: the first term */
+    const char *over;           /* quotient: the denominator (a stat or per-point metric) */
+    double scale;               /* quotient: of / over * scale (default 1) */
+    const char *terms[SWEEP_MAX_SETS];  /* sum: of + terms[] */
+    int nterms;
     const char *baseline;       /* speedup/ratio: a config name */
     bool higher_is_better;      /* speedup: value / baseline instead of baseline / value */
     const char *group_class;    /* means: benchmarks with this class tag; NULL = all */

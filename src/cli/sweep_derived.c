@@ -7,7 +7,9 @@
 ** over a group of benchmarks per size x config x seed; the best value per
 ** benchmark over a set of configs (Best-SWL of the CCWS paper), under the
 ** best's name with the config that gave it in source_config, and means of
-** a best.  The matrix may be sparse (a config's "benchmarks"): a missing
+** a best; per point, the quotient of two metrics (misses per 1000
+** instructions) and the sum of several (intra-warp = intra-thread +
+** inter-thread hits).  The matrix may be sparse (a config's "benchmarks"): a missing
 ** point is absent, not a failure, so a mean is over the benchmarks a config
 ** runs on.  A value that cannot be computed (a failed run, a missing
 ** statistic, a zero) is an empty cell, never a number.
@@ -22,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"speedup", "normalized", "geomean", "hmean", "mean",
-                                         "best", NULL};
+static const char *const kind_names[] = {"speedup", "normalized", "quotient", "sum", "geomean",
+                                         "hmean", "mean", "best", NULL};
 
 /* Well-formed path: segments split by '.', each a name optionally followed
    by [INDEX] or [NAME] selectors. */
@@ -131,10 +133,54 @@ static int load_best(sweep_exp *x, const char *p, json_t *cs, sweep_derived *d)
     return 0;
 }
 
+/* An operand of a quotient or sum: a collected statistic or an earlier
+   per-point metric. */
+static bool operand_ok(const sweep_exp *x, const char *n, int before)
+{
+    int od = n ? find_derived(x, n, before) : -1;
+    return n && (find_stat(x, n) >= 0 || (od >= 0 && SWEEP_D_PER_POINT(x->derived[od].kind)));
+}
+
+/* quotient: {"of": A, "over": B, "scale": S} = A / B * S per point;
+   sum: {"of": [A, B, ...]} = A + B + ... per point. */
+static int load_arith(sweep_exp *x, const char *p, json_t *v, json_t *of, sweep_derived *d, int i)
+{
+    json_t *sc = json_object_get(v, "scale"), *t;
+    size_t k;
+    if (json_object_get(v, "baseline") || json_object_get(v, "group")
+        || json_object_get(v, "configs") || json_object_get(v, "higher_is_better")
+        || (d->kind == SWEEP_D_SUM && (sc || json_object_get(v, "over"))))
+        return cli_error("sweep", "%s: %s: a %s takes only %s", x->path, p, kind_names[d->kind],
+                         d->kind == SWEEP_D_SUM ? "name, kind and of" : "name, kind, of, over "
+                         "and scale"), -1;
+    if (d->kind == SWEEP_D_QUOTIENT) {
+        d->over = json_string_value(json_object_get(v, "over"));
+        d->scale = sc ? json_number_value(sc) : 1;
+        if (!operand_ok(x, d->of, i) || !operand_ok(x, d->over, i))
+            return cli_error("sweep", "%s: %s: 'of' and 'over' must each be a collected statistic "
+                             "or an earlier per-point metric", x->path, p), -1;
+        if (sc && (!json_is_number(sc) || !(d->scale > 0)))
+            return cli_error("sweep", "%s: %s.scale: expected a number > 0", x->path, p), -1;
+        return 0;
+    }
+    if (!json_is_array(of) || json_array_size(of) < 2 || json_array_size(of) > SWEEP_MAX_SETS)
+        return cli_error("sweep", "%s: %s.of: a sum takes an array of 2 to %d metrics", x->path,
+                         p, SWEEP_MAX_SETS), -1;
+    json_array_foreach(of, k, t) {
+        const char *n = json_string_value(t);
+        if (!operand_ok(x, n, i))
+            return cli_error("sweep", "%s: %s.of[%zu]: expected a collected statistic or an "
+                             "earlier per-point metric", x->path, p, k), -1;
+        if (k == 0) d->of = n;
+        else d->terms[d->nterms++] = n;
+    }
+    return 0;
+}
+
 static int load_one_derived(sweep_exp *x, json_t *v, int i)
 {
     static const char *const keys[] = {"name", "kind", "of", "baseline", "higher_is_better",
-                                       "group", "configs", NULL};
+                                       "group", "configs", "over", "scale", NULL};
     char p[64];
     sweep_derived *d = &x->derived[i];
     snprintf(p, sizeof p, "$.derived[%d]", i);
@@ -145,11 +191,12 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
         while (keys[j] && strcmp(keys[j], k)) j++;
         if (!keys[j])
             return cli_error("sweep", "%s: %s: unknown key '%s' (valid: name, kind, of, baseline, "
-                             "higher_is_better, group)", x->path, p, k), -1;
+                             "higher_is_better, group, configs, over, scale)", x->path, p, k), -1;
     }
     d->name = json_string_value(json_object_get(v, "name"));
     const char *kind = json_string_value(json_object_get(v, "kind"));
-    d->of = json_string_value(json_object_get(v, "of"));
+    json_t *of = json_object_get(v, "of");
+    d->of = json_string_value(of);
     d->baseline = json_string_value(json_object_get(v, "baseline"));
     d->higher_is_better = json_is_true(json_object_get(v, "higher_is_better"));
     if (!d->name || strpbrk(d->name, ",\"\n") || find_stat(x, d->name) >= 0
@@ -159,17 +206,18 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
     for (int j = 0; kind && kind_names[j]; j++)
         if (strcmp(kind, kind_names[j]) == 0) d->kind = j;
     if (d->kind < 0)
-        return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, geomean, hmean, "
-                         "mean or best", x->path, p), -1;
+        return cli_error("sweep", "%s: %s.kind: expected speedup, normalized, quotient, sum, "
+                         "geomean, hmean, mean or best", x->path, p), -1;
+    if (d->kind == SWEEP_D_QUOTIENT || d->kind == SWEEP_D_SUM) return load_arith(x, p, v, of, d, i);
     int od = d->of ? find_derived(x, d->of, i) : -1;
-    bool per_point = d->kind <= SWEEP_D_RATIO, mean = !per_point && d->kind != SWEEP_D_BEST;
+    bool per_point = SWEEP_D_PER_POINT(d->kind), mean = !per_point && d->kind != SWEEP_D_BEST;
     /* a mean may average a best (Best-SWL's harmonic mean), a best not */
-    bool of_ok = od >= 0 && (x->derived[od].kind <= SWEEP_D_RATIO
+    bool of_ok = od >= 0 && (SWEEP_D_PER_POINT(x->derived[od].kind)
                              || (mean && x->derived[od].kind == SWEEP_D_BEST));
     if (!d->of || (find_stat(x, d->of) < 0 && (per_point || !of_ok)))
         return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
-                         per_point ? "" : mean ? " or an earlier speedup/normalized/best metric"
-                                           : " or an earlier speedup/normalized metric"), -1;
+                         per_point ? "" : mean ? " or an earlier per-point or best metric"
+                                           : " or an earlier per-point metric"), -1;
     if ((d->kind == SWEEP_D_BEST) != !!json_object_get(v, "configs"))
         return cli_error("sweep", "%s: %s.configs: %s", x->path, p, d->kind == SWEEP_D_BEST
                          ? "expected the configs to choose from" : "only a best has configs"), -1;
@@ -233,12 +281,32 @@ static void put_key(FILE *f, const sweep_exp *x, const char *metric, const char 
     fputc(',', f);
 }
 
+/* A quotient (NAN for a zero denominator) or a sum of point i. */
+static double arith(const sweep_exp *x, const sweep_result *res, double **dv,
+                    const sweep_derived *d, int i)
+{
+    double v = value(x, res, dv, d->of, i);
+    if (d->kind == SWEEP_D_QUOTIENT) {
+        double o = value(x, res, dv, d->over, i);
+        return o > 0 || o < 0 ? v / o * d->scale : NAN;
+    }
+    for (int t = 0; t < d->nterms; t++) v += value(x, res, dv, d->terms[t], i);
+    return v;
+}
+
 static void per_point(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
                       const sweep_result *res, double **dv, int k)
 {
     const sweep_derived *d = &x->derived[k];
     for (int i = 0; i < n; i++) {
         const sweep_point *p = &pts[i];
+        if (d->kind == SWEEP_D_QUOTIENT || d->kind == SWEEP_D_SUM) {
+            dv[k][i] = arith(x, res, dv, d, i);
+            put_key(f, x, d->name, x->benches[p->bench].name, p->size,
+                    x->configs[p->config].name, p->seed);
+            fprintf(f, isfinite(dv[k][i]) ? "%.10g,\n" : ",\n", dv[k][i]);
+            continue;
+        }
         int b = i;
         /* the baseline twin: same benchmark, size and seed */
         for (b = 0; b < n; b++)
@@ -364,7 +432,7 @@ int sweep_write_derived(const char *dir, const sweep_exp *x, const sweep_point *
     fprintf(f, "metric,benchmark,size,config,seed,value,source_config\n");
     for (int k = 0; k < x->nderived; k++) {
         dv[k] = calloc((size_t)n + 1, sizeof **dv);
-        if (x->derived[k].kind <= SWEEP_D_RATIO) per_point(f, x, pts, n, res, dv, k);
+        if (SWEEP_D_PER_POINT(x->derived[k].kind)) per_point(f, x, pts, n, res, dv, k);
         else if (x->derived[k].kind == SWEEP_D_BEST) best(f, x, pts, n, res, dv, k);
         else group_mean(f, x, pts, n, res, dv, k);
     }

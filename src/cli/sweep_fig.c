@@ -157,7 +157,7 @@ void sweep_fig_gp_term(FILE *o, const char *stem, int t, int w)
     fputc('\n', o);
 }
 
-static const char *const mean_names[] = {"", "", "geomean", "hmean", "mean"};
+static const char *const mean_names[] = {"", "", "", "", "geomean", "hmean", "mean"};
 
 const char *sweep_fig_series_name(const sweep_exp *x, const sweep_figure *g, int k)
 {

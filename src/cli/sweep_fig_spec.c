@@ -76,24 +76,27 @@ static bool name_ok(const char *s)
            == strlen(s);
 }
 
-/* stacked: "components", collected statistics drawn bottom up. */
+/* stacked: "components", collected statistics or per-point derived
+   metrics (e.g. hits per 1000 instructions), drawn bottom up. */
 static int load_components(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
 {
     json_t *a = json_object_get(o, "components"), *v;
     size_t k;
     char key[48];
     if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_FIG_MAX_COMP)
-        return bad(x, i, "components", "expected an array of 1 to %d collected statistics "
+        return bad(x, i, "components", "expected an array of 1 to %d collected statistics or per-point metrics "
                    "(the parts of each stack, bottom up)", SWEEP_FIG_MAX_COMP);
     json_array_foreach(a, k, v) {
         snprintf(key, sizeof key, "components[%zu]", k);
         const char *n = json_string_value(v);
-        if (!n || find_stat(x, n) < 0) {
+        const sweep_derived *dn = n ? find_derived(x, n) : NULL;
+        if (!n || (find_stat(x, n) < 0 && (!dn || !SWEEP_D_PER_POINT(dn->kind)))) {
             char names[512] = "";
             for (int s = 0; s < x->nstats; s++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                          s ? ", " : "", x->stats[s].name);
-            return bad(x, i, key, "'%s' is not a collected statistic (collect: %s)",
+            return bad(x, i, key, "'%s' is not a collected statistic or a per-point derived "
+                       "metric (collect: %s)",
                        n ? n : "(not a string)", names);
         }
         for (int j = 0; j < f->ncomp; j++)
@@ -227,12 +230,12 @@ static int load_ts(const sweep_exp *x, int i, json_t *o, sweep_figure *f)
 static int check_data(const sweep_exp *x, int i, sweep_figure *f)
 {
     const sweep_derived *d = f->metric ? find_derived(x, f->metric) : NULL;
-    if (!f->metric || (find_stat(x, f->metric) < 0 && (!d || d->kind > SWEEP_D_RATIO)))
-        return bad(x, i, "metric", "expected a collected statistic or a speedup/normalized "
-                   "metric of $.derived");
+    if (!f->metric || (find_stat(x, f->metric) < 0 && (!d || !SWEEP_D_PER_POINT(d->kind))))
+        return bad(x, i, "metric", "expected a collected statistic or a per-point metric "
+                   "(speedup, normalized, quotient, sum) of $.derived");
     if (f->kind == SWEEP_FIG_BARS) {
         const sweep_derived *m = f->mean ? find_derived(x, f->mean) : NULL;
-        if (f->mean && (!m || m->kind <= SWEEP_D_RATIO || m->kind == SWEEP_D_BEST
+        if (f->mean && (!m || SWEEP_D_PER_POINT(m->kind) || m->kind == SWEEP_D_BEST
                           || strcmp(m->of, f->metric) != 0))
             return bad(x, i, "mean", "expected a geomean/hmean/mean metric of $.derived whose "
                        "'of' is '%s'", f->metric);

@@ -23,9 +23,12 @@ cat >"$tmp/e.json" <<'J'
              {"name": "gto", "config": "gtx480", "set": ["warp_scheduler=gto"]}],
  "collect": [{"name": "cycles", "path": "total.gpu_tot_sim_cycle"},
              "total.L1D_total_cache_miss_rate", "kernels[0].launches",
-             {"name": "l2_reads", "path": "report.total.launches"}],
+             {"name": "l2_reads", "path": "report.total.launches"},
+             {"name": "insns", "path": "total.warp_insns"}],
  "derived": [{"name": "speedup", "kind": "speedup", "of": "cycles", "baseline": "lrr"},
-             {"name": "gm", "kind": "geomean", "of": "speedup"}]}
+             {"name": "gm", "kind": "geomean", "of": "speedup"},
+             {"name": "cpki", "kind": "quotient", "of": "cycles", "over": "insns", "scale": 1000},
+             {"name": "both", "kind": "sum", "of": ["cycles", "insns", "cpki"]}]}
 J
 
 # --dry-run: the points in order, nothing run
@@ -44,9 +47,9 @@ cat "$tmp/j1/results.csv" "$tmp/j1/derived.csv"
 cmp -s "$tmp/j1/results.csv" "$tmp/j2/results.csv" || fail "results.csv differs between --jobs 1 and 2"
 cmp -s "$tmp/j1/derived.csv" "$tmp/j2/derived.csv" || fail "derived.csv differs between --jobs 1 and 2"
 head -1 "$tmp/j1/results.csv" | grep -qx \
-  'benchmark,size,config,seed,hash,status,exit_status,cycles,total.L1D_total_cache_miss_rate,kernels\[0\].launches,l2_reads' \
+  'benchmark,size,config,seed,hash,status,exit_status,cycles,total.L1D_total_cache_miss_rate,kernels\[0\].launches,l2_reads,insns' \
   || fail "results.csv header: $(head -1 "$tmp/j1/results.csv")"
-[ "$(grep -cE '^(kmeans|coulomb),tiny,(lrr|gto),,[0-9a-f]{16},ok,0,[1-9][0-9]*,0?\.?[0-9.e-]*,1,1$' "$tmp/j1/results.csv")" -eq 4 ] \
+[ "$(grep -cE '^(kmeans|coulomb),tiny,(lrr|gto),,[0-9a-f]{16},ok,0,[1-9][0-9]*,0?\.?[0-9.e-]*,1,1,[1-9][0-9]*$' "$tmp/j1/results.csv")" -eq 4 ] \
   || fail "results.csv rows malformed"
 sed -n 2p "$tmp/j1/results.csv" | grep -q '^kmeans,tiny,lrr,' || fail "row 1 is not kmeans lrr"
 [ "$(lines "$tmp/j1/runs.jsonl")" -eq 4 ] || fail "runs.jsonl has $(lines "$tmp/j1/runs.jsonl") lines, want 4"
@@ -61,6 +64,12 @@ sp=$(awk -F, '$1=="speedup"&&$2=="kmeans"&&$4=="gto"{print $6}' "$tmp/j1/derived
 awk -v a="$lc" -v b="$gc" -v s="$sp" 'BEGIN{d=a/b-s; exit !(d<1e-6&&d>-1e-6)}' \
   || fail "speedup $sp is not $lc/$gc"
 grep -Eq '^sweep: \[4/4\] ok ' "$tmp/e1" || fail "no plain progress line: $(cat "$tmp/e1")"
+# quotient = cycles / insns * 1000; sum = cycles + insns + cpki (per point)
+ki=$(awk -F, '$1=="kmeans"&&$3=="gto"{print $12}' "$tmp/j1/results.csv")
+q=$(awk -F, '$1=="cpki"&&$2=="kmeans"&&$4=="gto"{print $6}' "$tmp/j1/derived.csv")
+sm=$(awk -F, '$1=="both"&&$2=="kmeans"&&$4=="gto"{print $6}' "$tmp/j1/derived.csv")
+awk -v c="$gc" -v i="$ki" -v q="$q" -v s="$sm" 'BEGIN{d=c/i*1000-q; e=c+i+q-s; exit !(q>0&&d<1e-6&&d>-1e-6&&e<1e-3&&e>-1e-3)}' \
+  || fail "quotient $q / sum $sm wrong for cycles $gc, insns $ki"
 
 # --resume: nothing changed, nothing runs
 cp "$tmp/j1/results.csv" "$tmp/before.csv"
@@ -125,6 +134,10 @@ bad_file badpath '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collec
   "$tmp/badpath.json: \$.collect[0]: malformed path 'total..x'"
 bad_file badbase '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collect": ["x"], "derived": [{"name": "s", "kind": "speedup", "of": "x", "baseline": "b"}]}' \
   "$tmp/badbase.json: \$.derived[0].baseline: expected the name of a config"
+bad_file badquot '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collect": ["x"], "derived": [{"name": "q", "kind": "quotient", "of": "x", "over": "nope"}]}' \
+  "$tmp/badquot.json: \$.derived[0]: 'of' and 'over' must each be a collected statistic or an earlier per-point metric"
+bad_file badsum '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collect": ["x"], "derived": [{"name": "s", "kind": "sum", "of": ["x"]}]}' \
+  "$tmp/badsum.json: \$.derived[0].of: a sum takes an array of 2 to 16 metrics"
 bad_file badclass '{"benchmarks": [{"class": "nosuch"}], "configs": [{"name": "a"}], "collect": ["x"]}' \
   "\$.benchmarks[0]: no benchmark of class 'nosuch'"
 [ ! -e "$tmp/bad" ] || fail "a refused file still created the output folder"
