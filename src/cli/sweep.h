@@ -71,6 +71,8 @@ typedef struct sweep_derived {
     bool higher_is_better;      /* speedup: value / baseline instead of baseline / value */
     const char *group_class;    /* means: benchmarks with this class tag; NULL = all */
     const char *group_label;    /* the benchmark column of a mean's rows */
+    const char *group_names[SWEEP_MAX_SETS];  /* means: these benchmarks (group_class NULL) */
+    int ngroup;
     /* best: per benchmark x size x seed, the best value over the configs
        named in best_names or whose name starts with best_prefix */
     const char *best_prefix;

@@ -88,7 +88,35 @@ static int load_collect(sweep_exp *x, json_t *a)
     return 0;
 }
 
-/* The "group" of a mean: absent or "all", or {"class": TAG}. */
+/* A group given by name: {"benchmarks": [NAME, ...], "label": L}, each
+   among the experiment's benchmarks; the label (default "group") is the
+   benchmark column of the mean's rows. */
+static int load_group_names(sweep_exp *x, const char *p, json_t *g, sweep_derived *d)
+{
+    json_t *a = json_object_get(g, "benchmarks"), *lab = json_object_get(g, "label"), *v;
+    size_t i;
+    if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_MAX_SETS
+        || (lab && !json_is_string(lab)) || json_object_size(g) != 1 + (lab != NULL))
+        return cli_error("sweep", "%s: %s.group: expected \"all\", {\"class\": TAG} or "
+                         "{\"benchmarks\": [up to %d names], \"label\": L}", x->path, p,
+                         SWEEP_MAX_SETS), -1;
+    json_array_foreach(a, i, v) {
+        int b = 0;
+        while (json_is_string(v) && b < x->nbenches
+               && strcmp(x->benches[b].name, json_string_value(v))) b++;
+        if (!json_is_string(v) || b == x->nbenches)
+            return cli_error("sweep", "%s: %s.group.benchmarks[%zu]: expected one of the "
+                             "experiment's benchmarks", x->path, p, i), -1;
+        d->group_names[d->ngroup++] = json_string_value(v);
+    }
+    d->group_label = lab ? json_string_value(lab) : "group";
+    if (strpbrk(d->group_label, ",\"\n") || !*d->group_label)
+        return cli_error("sweep", "%s: %s.group.label: expected a name without , or \"", x->path,
+                         p), -1;
+    return 0;
+}
+
+/* The "group" of a mean: absent or "all", {"class": TAG} or names. */
 static int load_group(sweep_exp *x, const char *p, json_t *g, sweep_derived *d)
 {
     json_t *cls = json_object_get(g, "class");
@@ -96,9 +124,10 @@ static int load_group(sweep_exp *x, const char *p, json_t *g, sweep_derived *d)
         d->group_label = "all";
         return 0;
     }
+    if (json_object_get(g, "benchmarks")) return load_group_names(x, p, g, d);
     if (!json_is_string(cls) || json_object_size(g) != 1)
-        return cli_error("sweep", "%s: %s.group: expected \"all\" or {\"class\": TAG}", x->path,
-                         p), -1;
+        return cli_error("sweep", "%s: %s.group: expected \"all\", {\"class\": TAG} or "
+                         "{\"benchmarks\": [...]}", x->path, p), -1;
     d->group_class = json_string_value(cls);
     d->group_label = d->group_class;
     return 0;
@@ -344,6 +373,14 @@ static int best_row(const sweep_exp *x, const sweep_derived *d, const sweep_poin
 /* One mean row of size s, config c (-1: the rows of best `ob`) and seed
    d, over the group's benchmarks that have a point (or a best row) there;
    no row when there is none and the config is restricted or a best. */
+static bool in_group(const sweep_derived *m, const sweep_bench *b)
+{
+    if (m->group_class) return bench_has_class(b->entry, m->group_class);
+    for (int i = 0; i < m->ngroup; i++)
+        if (strcmp(m->group_names[i], b->name) == 0) return true;
+    return m->ngroup == 0;
+}
+
 static void mean_row(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
                      const sweep_result *res, double **dv, int k, const sweep_derived *ob, int s,
                      int c, int d)
@@ -354,8 +391,7 @@ static void mean_row(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
     bool ok = true;
     for (int j = 0; j < n; j++) {
         const sweep_point *q = &pts[j];
-        const bench_entry *e = x->benches[q->bench].entry;
-        if (q->size != s || q->seed != d || (m->group_class && !bench_has_class(e, m->group_class))
+        if (q->size != s || q->seed != d || !in_group(m, &x->benches[q->bench])
             || (ob ? best_row(x, ob, pts, n, q) != j : q->config != c))
             continue;
         double v = value(x, res, dv, m->of, j);

@@ -212,7 +212,7 @@ static int bars_csv(FILE *o, const fig_table *t, const sweep_exp *x, const sweep
         if (strcmp(x->derived[i].name, g->mean) == 0) m = &x->derived[i];
     if (m) {
         fprintf(o, "\n%s", mean_names[m->kind]);
-        if (m->group_class) fprintf(o, "(%s)", m->group_class);
+        if (strcmp(m->group_label, "all") != 0) fprintf(o, "(%s)", m->group_label);
         for (int k = 0; k < g->nsel; k++) {
             const sweep_derived *mk = series_mean(x, g, m, k);
             fprintf(o, ",%s", !mk ? "" : sweep_fig_cell(t, mk->name, m->group_label, size,

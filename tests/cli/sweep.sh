@@ -28,7 +28,8 @@ cat >"$tmp/e.json" <<'J'
  "derived": [{"name": "speedup", "kind": "speedup", "of": "cycles", "baseline": "lrr"},
              {"name": "gm", "kind": "geomean", "of": "speedup"},
              {"name": "cpki", "kind": "quotient", "of": "cycles", "over": "insns", "scale": 1000},
-             {"name": "both", "kind": "sum", "of": ["cycles", "insns", "cpki"]}]}
+             {"name": "both", "kind": "sum", "of": ["cycles", "insns", "cpki"]},
+             {"name": "gk", "kind": "mean", "of": "cycles", "group": {"benchmarks": ["kmeans"], "label": "K"}}]}
 J
 
 # --dry-run: the points in order, nothing run
@@ -70,6 +71,8 @@ q=$(awk -F, '$1=="cpki"&&$2=="kmeans"&&$4=="gto"{print $6}' "$tmp/j1/derived.csv
 sm=$(awk -F, '$1=="both"&&$2=="kmeans"&&$4=="gto"{print $6}' "$tmp/j1/derived.csv")
 awk -v c="$gc" -v i="$ki" -v q="$q" -v s="$sm" 'BEGIN{d=c/i*1000-q; e=c+i+q-s; exit !(q>0&&d<1e-6&&d>-1e-6&&e<1e-3&&e>-1e-3)}' \
   || fail "quotient $q / sum $sm wrong for cycles $gc, insns $ki"
+# a group by name: the mean over kmeans alone, labelled K
+grep -qx "gk,K,tiny,gto,,$gc," "$tmp/j1/derived.csv" || fail "group by name: $(grep '^gk,' "$tmp/j1/derived.csv")"
 
 # --resume: nothing changed, nothing runs
 cp "$tmp/j1/results.csv" "$tmp/before.csv"
@@ -138,6 +141,8 @@ bad_file badquot '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collec
   "$tmp/badquot.json: \$.derived[0]: 'of' and 'over' must each be a collected statistic or an earlier per-point metric"
 bad_file badsum '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collect": ["x"], "derived": [{"name": "s", "kind": "sum", "of": ["x"]}]}' \
   "$tmp/badsum.json: \$.derived[0].of: a sum takes an array of 2 to 16 metrics"
+bad_file badgroup '{"benchmarks": ["kmeans"], "configs": [{"name": "a"}], "collect": ["x"], "derived": [{"name": "m", "kind": "mean", "of": "x", "group": {"benchmarks": ["bfs"]}}]}' \
+  "$tmp/badgroup.json: \$.derived[0].group.benchmarks[0]: expected one of the experiment's benchmarks"
 bad_file badclass '{"benchmarks": [{"class": "nosuch"}], "configs": [{"name": "a"}], "collect": ["x"]}' \
   "\$.benchmarks[0]: no benchmark of class 'nosuch'"
 [ ! -e "$tmp/bad" ] || fail "a refused file still created the output folder"
