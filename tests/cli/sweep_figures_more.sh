@@ -191,7 +191,7 @@ badspec() {  # PYTHON-EDIT EXPECTED-MESSAGE-PART
   [ ! -e "$tmp/bo" ] || fail "$1: ran something"
 }
 badspec 'e["figures"][1]["components"][1] = "nope"' \
-  "\$.figures[1].components[1]: 'nope' is not a collected statistic (collect: cycles, issued,"
+  "\$.figures[1].components[1]: 'nope' is not a collected statistic or a per-point derived metric (collect: cycles, issued,"
 badspec 'e["figures"][1]["components"] = []' '$.figures[1].components: expected an array of 1 to 16'
 badspec 'e["figures"][0]["normalize"] = "yes"' '$.figures[0].normalize: expected true or false'
 badspec 'e["figures"][0]["x"] = "warp_limit"' "\$.figures[0]: unknown key 'x' for a stacked figure"
