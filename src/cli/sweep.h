@@ -76,6 +76,8 @@ typedef struct sweep_derived {
     /* best: per benchmark x size x seed, the best value over the configs
        named in best_names or whose name starts with best_prefix */
     const char *best_prefix;
+    const char *best_at;        /* best: report this per-point metric at the winning config
+                                   (NULL: the winning value of `of` itself) */
     const char *best_names[SWEEP_MAX_SETS];
     int nbest;
 } sweep_derived;

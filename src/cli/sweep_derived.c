@@ -176,7 +176,7 @@ static int load_arith(sweep_exp *x, const char *p, json_t *v, json_t *of, sweep_
 {
     json_t *sc = json_object_get(v, "scale"), *t;
     size_t k;
-    if (json_object_get(v, "baseline") || json_object_get(v, "group")
+    if (json_object_get(v, "baseline") || json_object_get(v, "group") || json_object_get(v, "at")
         || json_object_get(v, "configs") || json_object_get(v, "higher_is_better")
         || (d->kind == SWEEP_D_SUM && (sc || json_object_get(v, "over"))))
         return cli_error("sweep", "%s: %s: a %s takes only %s", x->path, p, kind_names[d->kind],
@@ -209,7 +209,7 @@ static int load_arith(sweep_exp *x, const char *p, json_t *v, json_t *of, sweep_
 static int load_one_derived(sweep_exp *x, json_t *v, int i)
 {
     static const char *const keys[] = {"name", "kind", "of", "baseline", "higher_is_better",
-                                       "group", "configs", "over", "scale", NULL};
+                                       "group", "configs", "over", "scale", "at", NULL};
     char p[64];
     sweep_derived *d = &x->derived[i];
     snprintf(p, sizeof p, "$.derived[%d]", i);
@@ -220,7 +220,7 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
         while (keys[j] && strcmp(keys[j], k)) j++;
         if (!keys[j])
             return cli_error("sweep", "%s: %s: unknown key '%s' (valid: name, kind, of, baseline, "
-                             "higher_is_better, group, configs, over, scale)", x->path, p, k), -1;
+                             "higher_is_better, group, configs, over, scale, at)", x->path, p, k), -1;
     }
     d->name = json_string_value(json_object_get(v, "name"));
     const char *kind = json_string_value(json_object_get(v, "kind"));
@@ -247,6 +247,8 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
         return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
                          per_point ? "" : mean ? " or an earlier per-point or best metric"
                                            : " or an earlier per-point metric"), -1;
+    if (d->kind != SWEEP_D_BEST && json_object_get(v, "at"))
+        return cli_error("sweep", "%s: %s.at: only a best has 'at'", x->path, p), -1;
     if ((d->kind == SWEEP_D_BEST) != !!json_object_get(v, "configs"))
         return cli_error("sweep", "%s: %s.configs: %s", x->path, p, d->kind == SWEEP_D_BEST
                          ? "expected the configs to choose from" : "only a best has configs"), -1;
@@ -255,6 +257,12 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
         json_t *h = json_object_get(v, "higher_is_better");
         if (load_best(x, p, json_object_get(v, "configs"), d)) return -1;
         d->higher_is_better = !h || json_is_true(h);
+        /* "at": e.g. the MPKI of the warp limit with the best speedup */
+        json_t *at = json_object_get(v, "at");
+        d->best_at = json_string_value(at);
+        if (at && !operand_ok(x, d->best_at, i))
+            return cli_error("sweep", "%s: %s.at: expected a collected statistic or an earlier "
+                             "per-point metric", x->path, p), -1;
         return 0;
     }
     if (per_point) {
@@ -443,6 +451,8 @@ static void best(FILE *f, const sweep_exp *x, const sweep_point *pts, int n,
             ok = ok && isfinite(v);
             if (isfinite(v) && (win < 0 || (d->higher_is_better ? v > b : v < b))) { b = v; win = j; }
         }
+        if (ok && d->best_at) b = value(x, res, dv, d->best_at, win);
+        ok = ok && isfinite(b);
         dv[k][i] = ok ? b : NAN;
         put_key(f, x, d->name, x->benches[p->bench].name, p->size, d->name, p->seed);
         if (ok) fprintf(f, "%.10g,%s\n", b, x->configs[pts[win].config].name);

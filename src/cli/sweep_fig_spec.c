@@ -319,7 +319,7 @@ static int load_fig_configs(const sweep_exp *x, int i, json_t *a, sweep_figure *
         int c = n ? index_of(x->configs, sizeof *x->configs, x->nconfigs, n) : -1, s = c;
         const sweep_derived *d = n && c < 0 ? find_derived(x, n) : NULL;
         if (d && f->kind == SWEEP_FIG_BARS && d->kind == SWEEP_D_BEST
-            && strcmp(d->of, f->metric) == 0)
+            && strcmp(d->best_at ? d->best_at : d->of, f->metric) == 0)
             s = -1 - (int)(d - x->derived);
         if (s == -1)
             return bad(x, i, key, "'%s' is not a config of $.configs%s", n ? n : "(not a string)",

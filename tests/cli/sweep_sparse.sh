@@ -36,7 +36,8 @@ mk() {
              {"name": "gm", "kind": "geomean", "of": "speedup"},
              {"name": "gm_c", "kind": "geomean", "of": "speedup", "group": {"class": "compute"}},
              {"name": "best_swl", "kind": "best", "of": "speedup", "configs": {"prefix": "swl"}},
-             {"name": "gm_best", "kind": "geomean", "of": "best_swl"}],
+             {"name": "gm_best", "kind": "geomean", "of": "best_swl"},
+             {"name": "best_at", "kind": "best", "of": "speedup", "configs": {"prefix": "swl"}, "at": "cycles"}],
  "figures": [$2]}
 J
 }
@@ -113,6 +114,10 @@ wantk=$(python3 -c "import sys; print('swl2' if float(sys.argv[1]) >= float(sys.
 [ "$(src best_swl coulomb)" = "best_swl/swl2" ] || fail "best_swl coulomb: $(src best_swl coulomb)"
 [ "$(d best_swl coulomb best_swl)" = "$(d speedup coulomb swl2)" ] || fail "best_swl coulomb value"
 [ -n "$(d gm_best all best_swl)" ] || fail "gm_best has no value under best_swl"
+# best with "at": the cycles of the winning config, not its speedup
+cyc() { awk -F, -v b="$1" -v c="$2" '$1==b&&$3==c{print $8}' "$out/results.csv"; }
+[ "$(d best_at kmeans best_at)" = "$(cyc kmeans "$wantk")" ] || fail "best_at kmeans: $(d best_at kmeans best_at), want $wantk's cycles $(cyc kmeans "$wantk")"
+[ "$(src best_at kmeans)" = "best_at/$wantk" ] || fail "best_at's source: $(src best_at kmeans)"
 # the bars figure: series in the given order, the best and its mean
 f="$out/figures"
 want="benchmark,swl4,lrr,best_swl
