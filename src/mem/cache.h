@@ -37,6 +37,9 @@ typedef struct mem_cache_line {
                              (not valid, `tag` is the line awaited) */
     uint32_t sectors;     /* sectored L2: bit k = sector k valid (set by l2.c) */
     uint32_t sdirty;      /* sectored L2: bit k = sector k dirty */
+    uint32_t lanes;       /* L1D hit classification: lanes of the owner warp that
+                             touched it since its fill (set by l1.c; kept here so
+                             an unbounded cache's rehash moves it with the line) */
 } mem_cache_line;
 
 /* Set-index functions (the values of gpu_cache_config.set_index). */

@@ -47,10 +47,10 @@ struct mem_l1 {
     uint32_t qhead, qn, qcap, qlimit;
     bool last_fail_set;   /* the last reservation fail was a full set */
     gpu_cache_stats st;
-    /* hit classification (mem_l1_classify_enable; NULL when off): per line
-       (set-major, as tags.lines) the lanes of its owner warp that touched
-       it since its fill; per MSHR the allocating warp and its lanes */
-    uint32_t *cls_lanes, *cls_mshr_lanes, *cls_mshr_warp;
+    /* hit classification (mem_l1_classify_enable; NULL when off): per MSHR
+       the allocating warp and its lanes (a line's own lanes are in
+       tags.lines[].lanes) */
+    uint32_t *cls_mshr_lanes, *cls_mshr_warp;
 };
 
 _Static_assert((int)MEM_INDEX_FERMI == (int)GPU_SET_INDEX_FERMI
@@ -85,17 +85,15 @@ mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t
 
 int mem_l1_classify_enable(mem_l1 *l)
 {
-    size_t lines = (size_t)l->tags.sets * l->tags.ways, m = l->mshr.n ? l->mshr.n : 1;
-    l->cls_lanes = calloc(lines, sizeof *l->cls_lanes);
+    size_t m = l->mshr.n ? l->mshr.n : 1;
     l->cls_mshr_lanes = calloc(m, sizeof *l->cls_mshr_lanes);
     l->cls_mshr_warp = calloc(m, sizeof *l->cls_mshr_warp);
-    return l->cls_lanes && l->cls_mshr_lanes && l->cls_mshr_warp ? 0 : -1;
+    return l->cls_mshr_lanes && l->cls_mshr_warp ? 0 : -1;
 }
 
 void mem_l1_free(mem_l1 *l)
 {
     if (!l) return;
-    free(l->cls_lanes);
     free(l->cls_mshr_lanes);
     free(l->cls_mshr_warp);
     mem_cache_release(&l->tags);
@@ -111,8 +109,6 @@ void mem_l1_reset(mem_l1 *l)
     l->qhead = l->qn = 0;
     l->last_fail_set = false;
     memset(&l->st, 0, sizeof l->st);
-    if (l->cls_lanes)
-        memset(l->cls_lanes, 0, (size_t)l->tags.sets * l->tags.ways * sizeof *l->cls_lanes);
 }
 
 /* ---- hit classification (CCWS spec Sec. 6) ------------------------- */
@@ -123,7 +119,7 @@ void mem_l1_reset(mem_l1 *l)
    warp makes that warp the owner, with only its own lanes. */
 static void l1_cls_hit(mem_l1 *l, int64_t idx, uint32_t warp, uint32_t lanes)
 {
-    uint32_t *seen = &l->cls_lanes[idx];
+    uint32_t *seen = &l->tags.lines[idx].lanes;
     if (l->tags.lines[idx].owner != warp) {
         l->st.cls_inter_warp++;
         if (!l->tags.keep_owner) *seen = lanes;
@@ -238,14 +234,14 @@ int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint
     int64_t hit = l->cfg.enabled ? mem_cache_probe(&l->tags, addr) : -1;
     if (kind == MEM_READ) {
         if (hit >= 0) {
-            if (l->cls_lanes) l1_cls_hit(l, hit, warp, lanes);
+            if (l->cls_mshr_warp) l1_cls_hit(l, hit, warp, lanes);
             mem_cache_touch(&l->tags, hit, warp);
             l->st.accesses++;
             l->st.hits++;
             return MEM_L1_HIT;
         }
         int r = l1_read_miss(l, line, warp, token, ev);
-        if (l->cls_lanes && r != MEM_L1_FAIL) l1_cls_miss(l, line, warp, lanes, r == MEM_L1_MERGED);
+        if (l->cls_mshr_warp && r != MEM_L1_FAIL) l1_cls_miss(l, line, warp, lanes, r == MEM_L1_MERGED);
         return r;
     }
     /* store */
@@ -353,7 +349,7 @@ uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evi
         l1_evicted(l, &old, ev);
     }
     if (dirty && idx >= 0) l->tags.lines[idx].dirty = true;
-    if (l->cls_lanes && idx >= 0) l->cls_lanes[idx] = l->cls_mshr_lanes[rep->id];
+    if (l->cls_mshr_warp && idx >= 0) l->tags.lines[idx].lanes = l->cls_mshr_lanes[rep->id];
     return k;
 }
 

@@ -141,6 +141,39 @@ static void test_classes_owner_last(void **state)
     rig_close(&r);
 }
 
+/* An unbounded L1D (1 set x 4 ways to start) that grows while lines keep
+   their lanes: every line's lanes survive the rehash, so a second read by
+   the same lane is intra-thread and by another lane inter-thread. */
+static void test_classes_unbounded_growth(void **state)
+{
+    (void)state;
+    rig r;
+    gpu_cache_config c = { .sets = 1, .ways = 4, .line_bytes = 128, .enabled = true,
+                           .mshr_entries = 4, .mshr_merge = 4, .miss_queue = 4,
+                           .hit_latency = 10, .allocate = GPU_L1_ALLOC_MISS,
+                           .owner = GPU_L1_OWNER_ALLOC, .unbounded = true };
+    r.l = mem_l1_new(&c, 0, MEM_SRC_L1D, 128);
+    assert_non_null(r.l);
+    assert_int_equal(mem_l1_classify_enable(r.l), 0);
+    r.b = mem_backend_new(10, 128, 8);
+    r.port = mem_backend_port(r.b);
+    r.cycle = 0;
+    enum { N = 24 };   /* 6x the first capacity: several doublings */
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(rd(&r, 0, 1u << (i % 32), (uint64_t)0x10000 + (uint64_t)i * 128),
+                         MEM_L1_MISS);
+        fill_all(&r);
+    }
+    for (int i = 0; i < N; i++)
+        assert_int_equal(rd(&r, 0, 1u << (i % 32), (uint64_t)0x10000 + (uint64_t)i * 128),
+                         MEM_L1_HIT);
+    expect(&r, N, 0, 0, N);
+    for (int i = 0; i < N; i++)
+        rd(&r, 0, 1u << ((i + 1) % 32), (uint64_t)0x10000 + (uint64_t)i * 128);
+    expect(&r, N, N, 0, N);
+    rig_close(&r);
+}
+
 static void test_classes_off(void **state)
 {
     (void)state;
@@ -163,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_classes_alloc_on_fill),
         cmocka_unit_test(test_classes_owner_last),
         cmocka_unit_test(test_classes_off),
+        cmocka_unit_test(test_classes_unbounded_growth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
