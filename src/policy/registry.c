@@ -21,6 +21,9 @@ extern const ws_warp_sched_ops ws_warp_sched_oldest;
 extern const ws_warp_sched_ops ws_warp_sched_two_level;
 extern const ws_warp_sched_ops ws_warp_sched_swl;
 extern const ws_warp_sched_ops ws_warp_sched_ccws;
+extern const ws_warp_sched_ops ws_warp_sched_owl_cta;
+extern const ws_warp_sched_ops ws_warp_sched_owl_locality;
+extern const ws_warp_sched_ops ws_warp_sched_owl_blp;
 extern const ws_fetch_ops ws_fetch_rr;
 extern const ws_cta_map_ops ws_cta_map_rr;
 extern const ws_dram_sched_ops ws_dram_sched_fcfs;
@@ -30,7 +33,8 @@ extern const ws_dram_sched_ops ws_dram_sched_reminst;
 
 static const ws_warp_sched_ops *const builtin_warp[] = {
     &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
-    &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws, NULL
+    &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws,
+    &ws_warp_sched_owl_cta, &ws_warp_sched_owl_locality, &ws_warp_sched_owl_blp, NULL
 };
 static const ws_fetch_ops *const builtin_fetch[] = { &ws_fetch_rr, NULL };
 static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, NULL };
