@@ -3,7 +3,7 @@
 ** documents that link to it (the Mars InvertedIndex task, written from
 ** scratch).
 **
-** A document is DOC_TOK 32-bit tokens; a token with the top bit set is a
+** A document is DOC_TOK (16) 32-bit tokens; a token with the top bit set is a
 ** link to URL (token & URL_MASK), any other token is a word.  One thread
 ** per document: iix_count counts each URL's links with atomics, the host
 ** turns the counts into list offsets (an exclusive scan), and iix_fill walks
@@ -16,7 +16,7 @@
 */
 #include "bench.h"
 
-#define DOC_TOK 32
+#define DOC_TOK 16              /* 64 bytes: one L1 line per document */
 #define LINK 0x80000000u
 #define URL_MASK 0x000fffffu
 
@@ -60,8 +60,8 @@ int main(int argc, char **argv)
     const int threads = 128;
     bench_rng rng = bench_rng_new(a.seed);
 
-    /* About one token in six is a link; half the links go to a few popular
-       URLs (a site's navigation), the rest anywhere. */
+    /* About one token in six is a link; a quarter of the links go to 256
+       popular URLs (a site's navigation), the rest anywhere. */
     size_t ntok = (size_t)ndocs * DOC_TOK;
     uint32_t *docs = (uint32_t *)malloc(sizeof(uint32_t) * ntok);
     uint32_t *df = (uint32_t *)calloc(nurl, sizeof(uint32_t));
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < ntok; i++) {
         if (bench_below(&rng, 6) == 0) {
             uint32_t u = bench_below(&rng, (uint32_t)nurl);
-            if (bench_below(&rng, 2)) u %= 32;
+            if (bench_below(&rng, 4) == 0) u %= 256;
             docs[i] = LINK | u;
             df[u]++;
             nlinks++;

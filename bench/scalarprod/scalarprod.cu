@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     bench_args a = bench_parse(argc, argv, "scalarprod");
     int npairs = BENCH_PICK(a, 64, 256, 1024);
     int len = BENCH_PICK(a, 1024, 4096, 8192);
-    int blocks = BENCH_PICK(a, 32, 112, 224);
+    int blocks = BENCH_PICK(a, 32, 128, 256);   /* divides npairs: equal work per CTA */
     bench_rng rng = bench_rng_new(a.seed);
 
     size_t n = (size_t)npairs * len;

@@ -6,7 +6,7 @@
 ** Stages with a stride of at least CHUNK elements run as fwt_global, one
 ** launch each: one radix-2 butterfly per thread, reading and writing two
 ** coalesced streams `stride` apart.  The remaining stages run in one
-** fwt_shared launch: each CTA loads a CHUNK-element piece into shared
+** fwt_shared launch: each CTA loads a 512-element piece into shared
 ** memory and does them there with a barrier per stage.  Consecutive CTAs
 ** stream consecutive data, so they share DRAM rows, and nothing is reused
 ** within a pass (OWL's FWT: cache-insensitive, row-sharing).  The stages
@@ -15,17 +15,19 @@
 */
 #include "bench.h"
 
-#define CHUNK 1024
+#define LOG2_CHUNK 9             /* 512 elements: one butterfly per thread per stage */
+#define CHUNK (1 << LOG2_CHUNK)
 #define THREADS 256
 
-__global__ void fwt_global(uint32_t *d, int log2n, int stride, int nbutterflies)
+/* Sizes and strides are powers of two, so index arithmetic is 32-bit shifts
+   and masks (as in the SDK kernels): the passes stay memory-bound.  The
+   batch holds fewer than 2^31 elements. */
+__global__ void fwt_global(uint32_t *d, int log2stride, int nbutterflies)
 {
     int pos = blockIdx.x * blockDim.x + threadIdx.x;
     if (pos >= nbutterflies) return;
-    int half = 1 << (log2n - 1);
-    size_t base = (size_t)(pos / half) << log2n;
-    int j = pos % half;
-    size_t i0 = base + (size_t)(j / stride) * 2 * stride + j % stride, i1 = i0 + stride;
+    int stride = 1 << log2stride;
+    int i0 = ((pos >> log2stride) << (log2stride + 1)) + (pos & (stride - 1)), i1 = i0 + stride;
     uint32_t x = d[i0], y = d[i1];
     d[i0] = x + y;
     d[i1] = x - y;
@@ -37,9 +39,10 @@ __global__ void fwt_shared(uint32_t *d)
     uint32_t *piece = d + (size_t)blockIdx.x * CHUNK;
     for (int i = threadIdx.x; i < CHUNK; i += blockDim.x) s[i] = piece[i];
     __syncthreads();
-    for (int stride = CHUNK / 2; stride > 0; stride >>= 1) {
+    for (int ls = LOG2_CHUNK - 1; ls >= 0; ls--) {
+        int stride = 1 << ls;
         for (int j = threadIdx.x; j < CHUNK / 2; j += blockDim.x) {
-            int i0 = (j / stride) * 2 * stride + j % stride, i1 = i0 + stride;
+            int i0 = ((j >> ls) << (ls + 1)) + (j & (stride - 1)), i1 = i0 + stride;
             uint32_t x = s[i0], y = s[i1];
             s[i0] = x + y;
             s[i1] = x - y;
@@ -64,7 +67,7 @@ static void fwt_cpu(uint32_t *v, int n)
 int main(int argc, char **argv)
 {
     bench_args a = bench_parse(argc, argv, "walsh");
-    int log2n = BENCH_PICK(a, 14, 18, 21);
+    int log2n = BENCH_PICK(a, 14, 17, 20);
     int batch = BENCH_PICK(a, 2, 4, 8);
     int n = 1 << log2n;
     size_t total = (size_t)n * batch;
@@ -76,8 +79,10 @@ int main(int argc, char **argv)
     BENCH_CUDA(cudaMalloc(&d, sizeof(uint32_t) * total));
     BENCH_CUDA(cudaMemcpy(d, h, sizeof(uint32_t) * total, cudaMemcpyHostToDevice));
     int nbf = (int)(total / 2);
-    for (int stride = n / 2; stride >= CHUNK; stride >>= 1) {
-        fwt_global<<<(nbf + THREADS - 1) / THREADS, THREADS>>>(d, log2n, stride, nbf);
+    /* A butterfly's pair never crosses a signal (stride < n), so the whole
+       batch is one index space. */
+    for (int ls = log2n - 1; ls >= LOG2_CHUNK; ls--) {
+        fwt_global<<<(nbf + THREADS - 1) / THREADS, THREADS>>>(d, ls, nbf);
         BENCH_LAUNCHED();
     }
     fwt_shared<<<(int)(total / CHUNK), THREADS>>>(d);
