@@ -7,8 +7,9 @@
 ** global count table with atomics.  Records are row-major, so the 32
 ** lanes of a warp touch 32 different lines per word and come back to them
 ** for the next 15 words: a warp's lines are reused only if they survive in
-** L1 while the other warps of the core run, the intra-CTA reuse that
-** CTA-aware two-level scheduling keeps (OWL's PVC).  Counts are integers.
+** L1 while the other warps of the core run: reuse inside a CTA that a
+** scheduler favouring few warps (GTO, OWL's CTA groups) keeps and round-robin
+** over 32 warps (2x the L1's lines) loses (OWL's PVC).  Counts are integers.
 */
 #include "bench.h"
 
@@ -45,7 +46,7 @@ __global__ void pvc_count(const uint32_t *keys, uint32_t *counts, int nrec)
     if (r < nrec && keys[r] != PVC_EMPTY) atomicAdd(&counts[keys[r] & (TABLE - 1)], 1u);
 }
 
-/* Fill record `r` with the URL of page `page` (zero-padded to 64 bytes). */
+/* Fill `rec` with the URL of page `page`, zero-padded to 64 bytes. */
 static void make_record(uint32_t *rec, uint32_t page)
 {
     char s[4 * REC_WORDS];
