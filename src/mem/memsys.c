@@ -184,7 +184,8 @@ static int ms_make_prefetchers(mem_sys *ms, const ws_param_values *vals, char *e
         ch->ms = ms;
         ws_policy_env env = { .nsms = ms->nsm, .channel = i, .nchannels = ms->nch,
                               .queue_size = ms->cfg.dram_queue,
-                              .banks = ms->cfg.dram_banks };
+                              .banks = mem_dram_banks(ch->d),
+                              .row_lines = mem_dram_row_lines(ch->d) };
         if (ms->pf->init && !(ch->pf_st = ms->pf->init(vals, &env))) {
             snprintf(err, errlen, "DRAM prefetcher '%s' failed to initialise", ms->pf->name);
             return -1;
