@@ -764,24 +764,31 @@ static bool pf_issue(mem_dram *d, uint32_t bi, uint32_t line, uint64_t now)
 static uint64_t pf_step(mem_dram *d, uint64_t now)
 {
     uint64_t wake = UINT64_MAX;
-    for (uint32_t k = 0; k < d->nbanks; k++) {
+    for (uint32_t k = 0; k < 2 * d->nbanks; k++) {
         uint32_t bi = (d->pf_rr + k) % d->nbanks;
         dram_bank *b = &d->banks[bi];
-        if (!b->open || b->pf_done || d->bview[bi].demand_open_row) continue;
+        /* first the banks a demand to another row waits for, then the rest */
+        if (!b->open || b->pf_done || d->bview[bi].demand_open_row
+            || (k < d->nbanks) != (d->bview[bi].demand > 0)) continue;
         uint64_t t = pf_col_time(d, b);
         if (t > now) {
             if (t < wake) wake = t;
             continue;
         }
-        ws_dram_view v = dram_view(d, now);
-        int line = d->pf->prefetch(d->pf_st, &v, bi);
-        if (line < 0 || (uint32_t)line >= d->row_lines) {
-            b->pf_done = true;
-            continue;
+        /* a line the L2 refuses (present, pending, no MSHR) costs no DRAM
+           cycle: the prefetcher names the next one at once */
+        for (uint32_t tries = 0; tries <= d->row_lines; tries++) {
+            ws_dram_view v = dram_view(d, now);
+            int line = d->pf->prefetch(d->pf_st, &v, bi);
+            if (line < 0 || (uint32_t)line >= d->row_lines) {
+                b->pf_done = true;
+                break;
+            }
+            if (pf_issue(d, bi, (uint32_t)line, now)) {
+                d->pf_rr = (bi + 1) % d->nbanks;
+                return now + 1;
+            }
         }
-        d->pf_rr = (bi + 1) % d->nbanks;
-        pf_issue(d, bi, (uint32_t)line, now);
-        return now + 1;
     }
     return wake;
 }
