@@ -139,6 +139,11 @@ static uint64_t ms_slice_line(const void *ctx, uint64_t lineno)
 
 uint32_t mem_sys_n_slices(const mem_sys *ms) { return ms->nslices; }
 
+bool mem_sys_l2_holds(const mem_sys *ms, uint32_t slice, uint64_t addr)
+{
+    return slice < ms->nslices && mem_l2_holds(ms->l2[slice], addr);
+}
+
 static inline uint32_t req_bytes(const mem_req *r)
 {
     return r->kind == MEM_READ ? MS_HDR_BYTES : MS_HDR_BYTES + r->bytes;
