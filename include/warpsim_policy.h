@@ -95,7 +95,7 @@ typedef struct ws_policy_env {
     uint32_t nchannels;
     uint32_t banks;        /* DRAM banks per channel */
     uint32_t queue_size;   /* DRAM scheduler queue entries */
-    uint32_t row_lines;    /* DRAM kinds: L2 lines per DRAM row (ws_dram_view.row_lines) */
+    uint32_t row_lines;    /* DRAM prefetcher: L2 lines per DRAM row (ws_dram_view.row_lines) */
     uint32_t reexec_size;  /* LSU re-execution queue entries (0 = none) */
 } ws_policy_env;
 
