@@ -789,6 +789,7 @@ static uint64_t pf_step(mem_dram *d, uint64_t now)
                 return now + 1;
             }
         }
+        if (!b->pf_done) wake = now + 1;   /* still naming refused lines: go on */
     }
     return wake;
 }
