@@ -47,7 +47,7 @@
 
 /* Bumped on any change of a struct or ops table below. A plug-in built
    against another version is refused when loaded. */
-#define WS_POLICY_ABI_VERSION 3
+#define WS_POLICY_ABI_VERSION 4
 
 #define WS_NO_WARP   UINT32_MAX
 #define WS_NO_PC     UINT32_MAX
@@ -95,6 +95,7 @@ typedef struct ws_policy_env {
     uint32_t nchannels;
     uint32_t banks;        /* DRAM banks per channel */
     uint32_t queue_size;   /* DRAM scheduler queue entries */
+    uint32_t row_lines;    /* DRAM prefetcher: L2 lines per DRAM row (ws_dram_view.row_lines) */
     uint32_t reexec_size;  /* LSU re-execution queue entries (0 = none) */
 } ws_policy_env;
 
@@ -446,6 +447,10 @@ typedef struct ws_dram_view {
     uint32_t nbanks;
     const ws_dram_bank_view *banks;
     uint32_t queue_used, queue_size;
+    /* queue_used averaged over DRAM cycles, x64: an exponential moving
+       average with weight 1/64 per cycle, avg += (used*64 - avg) >> 6, as
+       the shift-register average of the OWL spec Sec. 2.5/7.7 (from 0) */
+    uint32_t queue_avg_x64;
     uint32_t row_lines;      /* cache lines per row (columns a prefetch can name) */
 } ws_dram_view;
 
@@ -486,6 +491,12 @@ typedef struct ws_dram_prefetch_ops {
        channel has no ready demand command this cycle: the line index
        within the open row to read into L2, or -1 for none. */
     int (*prefetch)(void *st, const ws_dram_view *v, uint32_t bank);
+    /* Bank `bank` has its row open and a demand to another row wants to
+       precharge it: true keeps the row open (the prefetcher has lines of
+       it still to read), false lets the precharge go.  Asked each cycle the
+       precharge could issue, and before the bank commits to a request to
+       another row; not asked once prefetch() declined this activation. */
+    bool (*hold)(void *st, const ws_dram_view *v, uint32_t bank);
 } ws_dram_prefetch_ops;
 
 /* For DRAM policies that are a total order on requests: the index of the

@@ -152,6 +152,11 @@ static void put_arr(rep *r, const char *name, const uint64_t *v, int n)
 ** bank-level parallelism = banks busy summed over DRAM cycles / cycles with
 ** any bank busy; bandwidth utilisation = data-bus busy cycles / (DRAM
 ** cycles x channels), and achieved bytes against the configured peak.
+** Memory-side prefetching (dram_prefetch): issued = dram_prefetch_reads,
+** useful = L2_prefetch_hits + L2_prefetch_merges (late: the demand joined
+** the fill in flight); accuracy = useful / issued; coverage = useful /
+** (useful + demand reads from DRAM), the share of lines demand needed
+** from DRAM that a prefetch brought.
 */
 static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
 {
@@ -207,6 +212,13 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_u64(r, "L2_prefetch_fills", m->l2_prefetch_fills);
     put_u64(r, "L2_prefetch_merges", m->l2_prefetch_merges);
     put_u64(r, "L2_prefetch_hits", m->l2_prefetch_hits);
+    /* useful = demands a prefetched line served: hits on it in L2, or
+       late, merged into its fill in flight (L2_prefetch_merges) */
+    uint64_t useful = m->l2_prefetch_hits + m->l2_prefetch_merges;
+    uint64_t demand_reads = m->dram_reads - (m->dram_reads < m->dram_prefetch_reads
+                                             ? m->dram_reads : m->dram_prefetch_reads);
+    put_f(r, "L2_prefetch_accuracy", ratio(useful, m->dram_prefetch_reads));
+    put_f(r, "L2_prefetch_coverage", ratio(useful, useful + demand_reads));
     close_obj(r);
 }
 

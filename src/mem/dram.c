@@ -96,6 +96,8 @@ struct mem_dram {
     dram_slot *slots;
     uint32_t cap, nqueued, limit;
     int32_t  free_head;
+    uint64_t q_avg_x64;             /* nqueued averaged per DRAM cycle (EMA, x64) */
+    uint64_t q_avg_t;               /* ... over the cycles before this one */
     ws_dram_req_view *view;         /* scratch, cap entries */
     /* the banks as the policies see them (nbanks entries), kept up to date
        as requests arrive and commands issue, so a view costs nothing to
@@ -352,6 +354,25 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
     return true;
 }
 
+/*
+** The queue-occupancy average of the view (queue_avg_x64): one EMA step
+** avg += (nqueued*64 - avg) / 64 per DRAM cycle before `now`, with the
+** occupancy each of those cycles had.  Called before every change of
+** nqueued and before a view is built, so stepping it lazily is exact; it
+** stops early once a step changes nothing (the average has settled).
+*/
+static void q_avg_to(mem_dram *d, uint64_t now)
+{
+    uint64_t target = (uint64_t)d->nqueued << 6, a = d->q_avg_x64;
+    for (uint64_t t = d->q_avg_t; t < now; t++) {
+        uint64_t step = target >= a ? (target - a) >> 6 : (a - target + 63) >> 6;
+        if (step == 0) break;
+        a = target >= a ? a + step : a - step;
+    }
+    d->q_avg_x64 = a;
+    if (now > d->q_avg_t) d->q_avg_t = now;
+}
+
 void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
 {
     if (d->fixed_latency) {
@@ -379,6 +400,7 @@ void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
 
     dram_bank *b = &d->banks[s->bank];
     ws_dram_bank_view *bv = &d->bview[s->bank];
+    q_avg_to(d, dram_cycle);
     bv->demand++;
     bv->demand_open_row += b->open && b->row == s->row;
     if (b->tail >= 0)
@@ -473,11 +495,23 @@ void mem_dram_stats_add(mem_dram_stats *sum, const mem_dram_stats *s)
 
 /* What the policies see of the channel (the bank view is kept current
    by push, issue_col and issue). */
-static ws_dram_view dram_view(const mem_dram *d, uint64_t now)
+static ws_dram_view dram_view(mem_dram *d, uint64_t now)
 {
+    q_avg_to(d, now);
     return (ws_dram_view){ .cycle = now, .channel = d->channel, .nbanks = d->nbanks,
                            .banks = d->bview, .queue_used = d->nqueued, .queue_size = d->limit,
+                           .queue_avg_x64 = (uint32_t)d->q_avg_x64,
                            .row_lines = d->row_lines };
+}
+
+/* Does the prefetcher keep bank `bi`'s open row from being precharged
+   (ws_dram_prefetch_ops.hold)?  Only while it has not declined the row. */
+static bool pf_holds(mem_dram *d, uint32_t bi, uint64_t now)
+{
+    const dram_bank *b = &d->banks[bi];
+    if (!d->pf || !d->pf->hold || !b->open || b->pf_done) return false;
+    ws_dram_view v = dram_view(d, now);
+    return d->pf->hold(d->pf_st, &v, bi);
 }
 
 /* Tell the prefetcher about a command. */
@@ -601,6 +635,7 @@ static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
     d->bview[bi].demand_open_row--;      /* a column command: to the open row */
     s->next = d->free_head;
     d->free_head = (int32_t)(s - d->slots);
+    q_avg_to(d, t);
     d->nqueued--;
 }
 
@@ -729,24 +764,32 @@ static bool pf_issue(mem_dram *d, uint32_t bi, uint32_t line, uint64_t now)
 static uint64_t pf_step(mem_dram *d, uint64_t now)
 {
     uint64_t wake = UINT64_MAX;
-    for (uint32_t k = 0; k < d->nbanks; k++) {
+    for (uint32_t k = 0; k < 2 * d->nbanks; k++) {
         uint32_t bi = (d->pf_rr + k) % d->nbanks;
         dram_bank *b = &d->banks[bi];
-        if (!b->open || b->pf_done || d->bview[bi].demand_open_row) continue;
+        /* first the banks a demand to another row waits for, then the rest */
+        if (!b->open || b->pf_done || d->bview[bi].demand_open_row
+            || (k < d->nbanks) != (d->bview[bi].demand > 0)) continue;
         uint64_t t = pf_col_time(d, b);
         if (t > now) {
             if (t < wake) wake = t;
             continue;
         }
-        ws_dram_view v = dram_view(d, now);
-        int line = d->pf->prefetch(d->pf_st, &v, bi);
-        if (line < 0 || (uint32_t)line >= d->row_lines) {
-            b->pf_done = true;
-            continue;
+        /* a line the L2 refuses (present, pending, no MSHR) costs no DRAM
+           cycle: the prefetcher names the next one at once */
+        for (uint32_t tries = 0; tries <= d->row_lines; tries++) {
+            ws_dram_view v = dram_view(d, now);
+            int line = d->pf->prefetch(d->pf_st, &v, bi);
+            if (line < 0 || (uint32_t)line >= d->row_lines) {
+                b->pf_done = true;
+                break;
+            }
+            if (pf_issue(d, bi, (uint32_t)line, now)) {
+                d->pf_rr = (bi + 1) % d->nbanks;
+                return now + 1;
+            }
         }
-        d->pf_rr = (bi + 1) % d->nbanks;
-        pf_issue(d, bi, (uint32_t)line, now);
-        return now + 1;
+        if (!b->pf_done) wake = now + 1;   /* still naming refused lines: go on */
     }
     return wake;
 }
@@ -769,13 +812,16 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
         if (b->cur < 0) {
             if (b->nq == 0)
                 continue;
-            if (!bank_select(d, bi, now)) {
-                wake = now + 1;       /* the policy declined: ask again */
+            /* the prefetcher keeps the row: commit to nothing yet */
+            if (pf_holds(d, bi, now) || !bank_select(d, bi, now)) {
+                wake = now + 1;       /* declined or held: ask again */
                 continue;
             }
         }
         uint64_t when;
         int cmd = next_cmd(d, b, &when);
+        if (when <= now && cmd == CMD_PRE && pf_holds(d, bi, now))
+            when = now + 1;           /* the prefetcher still reads this row */
         if (when > now) {
             if (when < wake)
                 wake = when;
@@ -795,6 +841,9 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
     }
     d->wake = wake;
 }
+
+uint32_t mem_dram_banks(const mem_dram *d) { return d->nbanks; }
+uint32_t mem_dram_row_lines(const mem_dram *d) { return d->row_lines; }
 
 uint64_t mem_dram_next_event(const mem_dram *d, uint64_t now)
 {

@@ -97,6 +97,9 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out);
 uint64_t mem_dram_next_event(const mem_dram *d, uint64_t dram_cycle);
 /* Requests held: queued, in flight and completed but not popped. */
 uint32_t mem_dram_pending(const mem_dram *d);
+/* Geometry the DRAM policies' environment carries: banks, L2 lines per row. */
+uint32_t mem_dram_banks(const mem_dram *d);
+uint32_t mem_dram_row_lines(const mem_dram *d);
 void mem_dram_stats_get(const mem_dram *d, mem_dram_stats *out);
 #define mem_dram_stats(d, out) mem_dram_stats_get((d), (out))
 void mem_dram_stats_add(mem_dram_stats *sum, const mem_dram_stats *s);

@@ -139,6 +139,11 @@ static uint64_t ms_slice_line(const void *ctx, uint64_t lineno)
 
 uint32_t mem_sys_n_slices(const mem_sys *ms) { return ms->nslices; }
 
+bool mem_sys_l2_holds(const mem_sys *ms, uint32_t slice, uint64_t addr)
+{
+    return slice < ms->nslices && mem_l2_holds(ms->l2[slice], addr);
+}
+
 static inline uint32_t req_bytes(const mem_req *r)
 {
     return r->kind == MEM_READ ? MS_HDR_BYTES : MS_HDR_BYTES + r->bytes;
@@ -184,7 +189,8 @@ static int ms_make_prefetchers(mem_sys *ms, const ws_param_values *vals, char *e
         ch->ms = ms;
         ws_policy_env env = { .nsms = ms->nsm, .channel = i, .nchannels = ms->nch,
                               .queue_size = ms->cfg.dram_queue,
-                              .banks = ms->cfg.dram_banks };
+                              .banks = mem_dram_banks(ch->d),
+                              .row_lines = mem_dram_row_lines(ch->d) };
         if (ms->pf->init && !(ch->pf_st = ms->pf->init(vals, &env))) {
             snprintf(err, errlen, "DRAM prefetcher '%s' failed to initialise", ms->pf->name);
             return -1;

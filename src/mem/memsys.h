@@ -87,6 +87,8 @@ uint64_t mem_sys_warm_l2(mem_sys *ms, uint64_t addr, uint64_t bytes);
 /* Which slice (global sub-partition index) serves `addr`. */
 uint32_t mem_sys_slice_of(const mem_sys *ms, uint64_t addr);
 uint32_t mem_sys_n_slices(const mem_sys *ms);
+/* Does slice `slice` hold the line of `addr` (where a prefetch put it)? */
+bool mem_sys_l2_holds(const mem_sys *ms, uint32_t slice, uint64_t addr);
 /* Field by field difference a - b of cumulative counters (per kernel);
    maxima and machine constants are taken from `a`. */
 void mem_sys_stats_diff(gpu_mem_stats *out, const gpu_mem_stats *a, const gpu_mem_stats *b);

@@ -30,6 +30,7 @@ extern const ws_dram_sched_ops ws_dram_sched_fcfs;
 extern const ws_dram_sched_ops ws_dram_sched_frfcfs;
 extern const ws_dram_sched_ops ws_dram_sched_frfair;
 extern const ws_dram_sched_ops ws_dram_sched_reminst;
+extern const ws_dram_prefetch_ops ws_dram_pf_owl;
 
 static const ws_warp_sched_ops *const builtin_warp[] = {
     &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
@@ -42,7 +43,7 @@ static const ws_dram_sched_ops *const builtin_dram[] = {
     &ws_dram_sched_frfcfs, &ws_dram_sched_fcfs, &ws_dram_sched_frfair,
     &ws_dram_sched_reminst, NULL
 };
-static const ws_dram_prefetch_ops *const builtin_dram_prefetch[] = { NULL };
+static const ws_dram_prefetch_ops *const builtin_dram_prefetch[] = { &ws_dram_pf_owl, NULL };
 
 /* What every kind has in common, and how to read it from an ops table. */
 typedef struct ops_head {

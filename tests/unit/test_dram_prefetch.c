@@ -6,7 +6,9 @@
 ** seen by the scheduler without a prefetcher, a prefetch read offered only
 ** once the open row has no demand left and issued under the same column
 ** and data-bus timing as a demand read, and an L2 that refuses a line
-** (present, pending, no MSHR) costing no DRAM command.
+** (present, pending, no MSHR) costing no DRAM command; a prefetcher's
+** hold keeps the row open against a row-conflict precharge until its
+** lines are read; the view's queue-occupancy average is the per-cycle EMA.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -303,6 +305,89 @@ static void test_dram_prefetch_refused(void **state)
     free(t);
 }
 
+/* ---- ws_dram_prefetch_ops.hold: a prefetcher that keeps the row open
+   until it has named `limit` lines of it ---- */
+
+static bool tp_hold(void *st, const ws_dram_view *v, uint32_t bank)
+{
+    tp_state *p = st;
+    (void)v;
+    return p->issued[bank] < p->limit;
+}
+
+static const ws_dram_prefetch_ops tp_hold_ops = {
+    .name = "test-hold", .on_event = tp_event, .prefetch = tp_prefetch, .hold = tp_hold,
+};
+
+/* Row 5 of bank 0 is read, a demand to row 6 of the same bank waits: a
+   holding prefetcher reads its `limit` lines of row 5 before the
+   precharge; one without hold loses the row to the precharge first. */
+static uint32_t pf_reads_before_pre(bool hold, uint32_t limit)
+{
+    gpu_config c = td_cfg();
+    c.l2.line_bytes = 32;
+    c.tRTP = 2;          /* below the 4-cycle burst: prefetch reads leave room for PRE */
+    td_drv *t = malloc(sizeof *t);
+    tp_state *p = calloc(1, sizeof *p);
+    p->limit = limit;
+    p->accept = true;
+    mem_dram *d = td_new(&c);
+    assert_non_null(d);
+    td_init(t, d);
+    mem_dram_set_prefetch(d, hold ? &tp_hold_ops : &tp_ops, p,
+                          (mem_prefetch_sink){ .ctx = p, .reserve = tp_reserve });
+    td_push(t, td_addr(0, 5, 0), MEM_READ, 32, 0);
+    td_push(t, td_addr(0, 6, 0), MEM_READ, 32, 1);
+    td_drain(t, 5000);
+    assert_int_equal(t->ndone, 2 + p->nres);
+    uint32_t i, n = 0;
+    find_ev(p, WS_DRAM_EV_PRECHARGE, 0, 0, &i);
+    for (uint32_t k = 0; k < i; k++) n += p->ev[k].kind == WS_DRAM_EV_READ && p->ev[k].prefetch;
+    find_ev(p, WS_DRAM_EV_ACTIVATE, 0, 1, &i);
+    assert_int_equal(p->ev[i].row, 6);             /* the waiting demand got its row */
+    mem_dram_free(d);
+    free(p);
+    free(t);
+    return n;
+}
+
+static void test_dram_prefetch_hold(void **state)
+{
+    (void)state;
+    assert_int_equal(pf_reads_before_pre(true, 6), 6);
+    assert_int_equal(pf_reads_before_pre(true, 1), 1);
+    assert_true(pf_reads_before_pre(false, 6) < 6);
+}
+
+/* queue_avg_x64: the per-DRAM-cycle EMA avg += (used*64 - avg) / 64 of the
+   demand queue, seen at every event (kept lazily, so stepped here cycle
+   by cycle between events: the queue changes only at its column
+   commands, after their event). */
+static void test_dram_queue_average(void **state)
+{
+    (void)state;
+    gpu_config c = td_cfg();
+    td_drv *t = malloc(sizeof *t);
+    tp_state *p = calloc(1, sizeof *p);          /* limit 0: never prefetches */
+    tp_start(t, &c, 64, p);
+    for (uint32_t r = 0; r < 6; r++) td_push(t, td_addr(0, 10 + r, 0), MEM_READ, 32, r);
+    td_drain(t, 5000);
+    assert_int_equal(t->ndone, 6);
+    assert_true(p->nev >= 12 && p->nev < TP_MAXEV);
+    assert_int_equal(p->view_at[0].queue_avg_x64, 0);          /* from 0 at cycle 0 */
+    int64_t avg = 0;
+    for (uint32_t i = 1; i < p->nev; i++) {
+        int64_t q = (int64_t)p->view_at[i - 1].queue_used * 64;
+        if (p->ev[i - 1].kind == WS_DRAM_EV_READ) q -= 64;     /* it left after its event */
+        for (uint64_t k = p->view_at[i - 1].cycle; k < p->view_at[i].cycle; k++)
+            avg += q >= avg ? (q - avg) / 64 : -((avg - q + 63) / 64);
+        assert_int_equal(p->view_at[i].queue_avg_x64, avg);
+    }
+    assert_true(avg > 64);                      /* a queue of up to 6: an average above 1 */
+    free(p);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -310,6 +395,8 @@ int main(void)
         cmocka_unit_test(test_dram_view_without_prefetcher),
         cmocka_unit_test(test_dram_prefetch_read_timing),
         cmocka_unit_test(test_dram_prefetch_refused),
+        cmocka_unit_test(test_dram_prefetch_hold),
+        cmocka_unit_test(test_dram_queue_average),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

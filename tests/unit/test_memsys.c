@@ -5,7 +5,9 @@
 ** spreads lines over every slice and keeps a slice inside its channel;
 ** clock domains tick at their own rates; idealised modes (perfect L2,
 ** fixed-latency DRAM); a refused send becomes visible to run_until when
-** room frees; running ahead equals stepping.
+** room frees; running ahead equals stepping; memory-side prefetches fill
+** the L2 (and merge with demand); the `owl` prefetcher's lines go only to
+** the slice of the controller that read them, and a later demand hits.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -449,6 +451,88 @@ static void test_prefetch_merges_demand(void **state)
     mem_sys_free(ms);
 }
 
+/* ---- the `owl` prefetcher in the memory system: its lines go to the L2
+   slice of the controller that read them, nowhere else, and a later
+   demand hits there (OWL spec Sec. 8 item 5) ---- */
+
+/* Line `l` of the DRAM row `a` lies in, its channel into *ch. */
+static uint64_t line_in_row(const gpu_config *c, uint64_t a, uint32_t l, uint32_t *ch)
+{
+    mem_addrmap map;
+    char err[256];
+    assert_int_equal(mem_addrmap_parse(&map, c->dram_addr_map, c->n_mem, c->n_sub_per_mem,
+                                       err, sizeof err), 0);
+    mem_addr_loc loc;
+    mem_addrmap_decode(&map, a, &loc);
+    uint32_t sbits = map.bits[MEM_AF_BURST];
+    uint64_t off = (uint64_t)l * c->l2.line_bytes;
+    loc.col = off >> sbits;
+    loc.col_byte = (uint32_t)(off & ((1u << sbits) - 1));
+    *ch = loc.channel;
+    return mem_addrmap_compose(&map, &loc);
+}
+
+static void test_owl_prefetch_local_slice(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    const ws_dram_prefetch_ops *owl = ws_registry_find(NULL, WS_KIND_DRAM_PREFETCH, "owl");
+    assert_non_null(owl);
+    ws_param_values pv;
+    char err[512];
+    assert_int_equal(ws_params_parse("owl", owl->params, "", &pv, err, sizeof err), 0);
+    mem_sys *ms = mem_sys_new(&c, 1, ws_find_dram_sched("frfcfs"), &no_params, owl, &pv,
+                              (mem_warp_info){ 0 }, err, sizeof err);
+    if (!ms) fail_msg("mem_sys_new: %s", err);
+    mem_port p = mem_sys_port(ms, 0);
+    uint64_t a = 0x700040000ull, cyc = 10;          /* device heap */
+    mem_req r = rd(a, 0), got;
+    mem_sys_advance(ms, cyc);
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    for (uint64_t end = cyc + 3000; cyc < end;) mem_sys_advance(ms, ++cyc);
+    assert_false(mem_sys_recv(ms, cyc, &got));     /* nothing sent to a core */
+    gpu_mem_stats st;
+    mem_sys_stats(ms, &st);
+    /* the queue held one request briefly: its average stays below 1, so
+       C = pf_lower = 8 lines, each filled into the L2 */
+    assert_int_equal(st.dram_prefetch_reads, 8);
+    assert_int_equal(st.l2_prefetch_fills, 8);
+    assert_int_equal(st.icnt_rep_packets, 1);
+    /* every line of the row: where it is held */
+    uint32_t ch_a, ch, held = 0, nsub = c.n_sub_per_mem;
+    line_in_row(&c, a, 0, &ch_a);
+    uint64_t pf_line = 0;
+    for (uint32_t l = 0; l < 2048 / c.l2.line_bytes; l++) {
+        uint64_t x = line_in_row(&c, a, l, &ch);
+        assert_int_equal(ch, ch_a);
+        uint32_t home = mem_sys_slice_of(ms, x);
+        assert_int_equal(home / nsub, ch_a);        /* a slice of this controller */
+        for (uint32_t s = 0; s < mem_sys_n_slices(ms); s++)
+            if (s != home) assert_false(mem_sys_l2_holds(ms, s, x));
+        if (mem_sys_l2_holds(ms, home, x)) {
+            held++;
+            if (x / c.l2.line_bytes != a / c.l2.line_bytes) pf_line = x;
+        }
+    }
+    assert_int_equal(held, 1 + 8);                  /* the demand's line and C lines */
+    assert_true(pf_line != 0);
+    /* a demand for a prefetched line hits in its slice: no DRAM read */
+    r = rd(pf_line, 0);
+    assert_true(p.send(p.impl, &r, cyc));
+    mem_sys_advance(ms, ++cyc);
+    assert_true(wait_reply(ms, &cyc, &got) > 0);
+    assert_int_equal(got.addr, pf_line);
+    gpu_mem_stats st2;
+    mem_sys_stats(ms, &st2);
+    assert_int_equal(st2.dram_reads, st.dram_reads);
+    assert_int_equal(st2.l2.hits, st.l2.hits + 1);
+    assert_int_equal(st2.l2_prefetch_hits, 1);
+    mem_sys_free(ms);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -463,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_prefetch_fills_l2),
         cmocka_unit_test(test_prefetch_merges_demand),
+        cmocka_unit_test(test_owl_prefetch_local_slice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
