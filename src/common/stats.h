@@ -97,6 +97,13 @@ typedef struct gpu_kernel_stats {
     gpu_cache_stats l1i;             /* instruction cache (l1i.model; zero without) */
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
+    /* SM activity (OWL spec §6), summed over SMs; SM-cycles = cycles x SMs:
+       active cycles, in which an instruction issued or an ALU pipe is still
+       within an issued instruction's initiation interval (CINV = 1 - this /
+       SM-cycles), cycles with at least one live warp (NoWarpCycles =
+       SM-cycles - this), and MemoryBlockCycles: cycles with live warps,
+       none issuing, each waiting on a load with an L1 miss outstanding */
+    uint64_t sm_active_cycles, sm_warp_cycles, mem_block_cycles;
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */
 
     /* the warp scheduler's own counters (its ops->counters, read at the

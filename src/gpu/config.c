@@ -349,6 +349,9 @@ static const cfg_param params[] = {
       "parameters of the DRAM prefetcher (see warpsim policies)", NULL },
     /* idealised modes for bounds and sanity checks */
     BOOL("perfect_l2", perfect_l2, "false", "every L2 access hits (no DRAM traffic for reads)"),
+    BOOL("perfect_l1", perfect_l1, "false",
+         "every L1 data, constant and texture access hits, stores and atomics included "
+         "(no traffic below L1; OWL's PMEM bound)"),
     BOOL("unlimited_mem", unlimited_mem, "false",
          "unlimited MSHRs and queues at L1, interconnect, L2 and DRAM (no back-pressure)"),
     U32("dram_fixed_latency", dram_fixed_latency, "0", "DRAM cycles", 0, 1000000,

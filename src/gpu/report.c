@@ -260,6 +260,30 @@ static void policy_fields(rep *r, const gpu_kernel_stats *k)
     close_obj(r);
 }
 
+/*
+** What OWL reports (spec §6), from counters every run keeps: SM activity
+** over SM-cycles (cycles x SMs): CINV = inactive SM-cycles / SM-cycles,
+** active being an issue or an ALU pipe inside an issued instruction's
+** initiation interval (so SIMT width 8's 4 cycles per warp count; memory
+** instructions count at issue only), NoWarpCycles (no live warp on the SM), MemoryBlockCycles
+** and their fraction (core/issue.c: every live warp waits on a load whose
+** L1 miss is outstanding); the L1 miss rate combined over data, constant
+** and texture caches.
+*/
+static void activity_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
+    put_u64(r, "sm_cycles", sm_cycles);
+    put_u64(r, "sm_active_cycles", k->sm_active_cycles);
+    put_f(r, "cinv", sm_cycles ? 1.0 - ratio(k->sm_active_cycles, sm_cycles) : 0.0);
+    put_u64(r, "no_warp_cycles", sm_cycles > k->sm_warp_cycles ? sm_cycles - k->sm_warp_cycles : 0);
+    put_u64(r, "mem_block_cycles", k->mem_block_cycles);
+    put_f(r, "mem_block_fraction", ratio(k->mem_block_cycles, sm_cycles));
+    put_f(r, "L1_combined_miss_rate",
+          ratio(k->l1d.misses + k->l1c.misses + k->l1t.misses,
+                k->l1d.accesses + k->l1c.accesses + k->l1t.accesses));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -303,6 +327,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_f(r, "active_warps_per_sm_avg",
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
+    activity_fields(r, cfg, k);
     policy_fields(r, k);
     memsys_fields(r, cfg, k);
 }
@@ -321,6 +346,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
     if (cfg->l1i_model) gpgpusim_cache_fields(&r, "L1I", &k->l1i);
     slot_fields(&r, k);
+    activity_fields(&r, cfg, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
@@ -435,6 +461,9 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->mem_queue_full_cycles += k->mem_queue_full_cycles;
     s->active_warps_sum += k->active_warps_sum;
     s->skipped_cycles += k->skipped_cycles;
+    s->sm_active_cycles += k->sm_active_cycles;
+    s->sm_warp_cycles += k->sm_warp_cycles;
+    s->mem_block_cycles += k->mem_block_cycles;
     /* launches under one configuration have the same scheduler and names */
     for (uint32_t i = 0; i < k->npolicy_counters; i++) {
         memcpy(s->policy_counter_names[i], k->policy_counter_names[i], GPU_POLICY_COUNTER_NAME);
