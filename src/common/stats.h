@@ -164,6 +164,14 @@ typedef struct gpu_kernel_stats {
         uint64_t dram_max_queue;        /* sum over channels of the most requests queued
                                            at once since the GPU was built (not per kernel) */
 
+        /* per channel (the first GPU_STATS_CHANNELS; none recorded when the
+           machine has more): column accesses and row hits (row-buffer
+           locality), banks busy summed over DRAM cycles and cycles with
+           any bank busy (bank-level parallelism), as the sums above */
+#define GPU_STATS_CHANNELS 64
+        uint64_t ch_col_accesses[GPU_STATS_CHANNELS], ch_row_hits[GPU_STATS_CHANNELS];
+        uint64_t ch_bank_busy_sum[GPU_STATS_CHANNELS], ch_any_bank_busy[GPU_STATS_CHANNELS];
+
         /* machine constants, for the report's ratios */
         uint64_t n_channels, n_slices;
         uint64_t dram_peak_bytes_per_cycle;   /* per channel, per DRAM cycle */

@@ -144,6 +144,33 @@ static void put_arr(rep *r, const char *name, const uint64_t *v, int n)
     fputs(r->json ? "]" : "\n", r->out);
 }
 
+/* Ratios a[i] / b[i] as put_arr writes numbers. */
+static void put_ratios(rep *r, const char *name, const uint64_t *a, const uint64_t *b, int n)
+{
+    member(r, name);
+    fputs(r->json ? "[" : "", r->out);
+    for (int i = 0; i < n; i++)
+        fprintf(r->out, "%s%.6f", i ? (r->json ? ", " : " ") : "", ratio(a[i], b[i]));
+    fputs(r->json ? "]" : "\n", r->out);
+}
+
+/*
+** Row-buffer locality and bank-level parallelism per channel (OWL spec
+** §6, Fig. 6), as the totals define them; empty lists when the machine
+** has more channels than the statistics keep (GPU_STATS_CHANNELS).  The
+** memory-side prefetcher's accuracy: prefetched lines a demand used (hit
+** in L2 or merged into while in flight) / prefetch reads issued.
+*/
+static void channel_fields(rep *r, const gpu_mem_stats *m)
+{
+    int n = m->n_channels <= GPU_STATS_CHANNELS ? (int)m->n_channels : 0;
+    put_ratios(r, "row_buffer_locality_per_channel", m->ch_row_hits, m->ch_col_accesses, n);
+    put_ratios(r, "bank_level_parallelism_per_channel", m->ch_bank_busy_sum,
+               m->ch_any_bank_busy, n);
+    put_f(r, "prefetch_accuracy",
+          ratio(m->l2_prefetch_hits + m->l2_prefetch_merges, m->dram_prefetch_reads));
+}
+
 /*
 ** The memory system below L1 (memory_model = full; zeros with the simple
 ** backend).  GPGPU-Sim names where the meaning is the same: L2_total_cache_*,
@@ -207,6 +234,7 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_u64(r, "L2_prefetch_fills", m->l2_prefetch_fills);
     put_u64(r, "L2_prefetch_merges", m->l2_prefetch_merges);
     put_u64(r, "L2_prefetch_hits", m->l2_prefetch_hits);
+    channel_fields(r, m);
     close_obj(r);
 }
 
@@ -423,6 +451,12 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->l2_prefetch_fills += m->l2_prefetch_fills;
     d->l2_prefetch_merges += m->l2_prefetch_merges;
     d->l2_prefetch_hits += m->l2_prefetch_hits;
+    for (int c = 0; c < GPU_STATS_CHANNELS; c++) {
+        d->ch_col_accesses[c] += m->ch_col_accesses[c];
+        d->ch_row_hits[c] += m->ch_row_hits[c];
+        d->ch_bank_busy_sum[c] += m->ch_bank_busy_sum[c];
+        d->ch_any_bank_busy[c] += m->ch_any_bank_busy[c];
+    }
     /* a high-water mark since the GPU was built, and machine constants */
     if (m->dram_max_queue > d->dram_max_queue) d->dram_max_queue = m->dram_max_queue;
     if (m->n_channels) d->n_channels = m->n_channels;

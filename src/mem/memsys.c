@@ -610,9 +610,15 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
     memcpy(o->rt_hist, ms->rt_hist, sizeof o->rt_hist);
     mem_dram_stats sum, one;
     memset(&sum, 0, sizeof sum);
+    bool per_ch = ms->nch <= GPU_STATS_CHANNELS;
     for (uint32_t c = 0; c < ms->nch; c++) {
         mem_dram_stats_get(ms->ch[c].d, &one);
         mem_dram_stats_add(&sum, &one);
+        if (!per_ch) continue;
+        o->ch_col_accesses[c] = one.row_hits + one.row_misses + one.row_conflicts;
+        o->ch_row_hits[c] = one.row_hits;
+        o->ch_bank_busy_sum[c] = one.bank_busy_sum;
+        o->ch_any_bank_busy[c] = one.any_bank_busy_cycles;
     }
     o->dram_reads = sum.reads;
     o->dram_writes = sum.writes;

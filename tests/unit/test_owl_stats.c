@@ -172,12 +172,59 @@ static void test_perfect_l1(void **state)
     free(s);
 }
 
+/* th_config's SMs over the default full memory system (2 channels) */
+static void full_config(gpu_config *c)
+{
+    gpu_config d;
+    gpu_config_defaults(&d);
+    os_config(c);
+    size_t from = offsetof(gpu_config, memory_model), to = offsetof(gpu_config, watchdog_cycles);
+    memcpy((char *)c + from, (const char *)&d + from, to - from);
+    snprintf(c->memory_model, sizeof c->memory_model, "full");
+    c->n_clusters = 2;
+    c->n_mem = 2;
+    c->n_sub_per_mem = 2;
+    c->perfect_l2 = c->perfect_l1 = c->unlimited_mem = false;
+    c->dram_fixed_latency = 0;
+}
+
+/* Per-channel row-buffer locality and bank-level parallelism add up to
+   the totals, every channel served some of the scattered reads, and a
+   channel's BLP lies in [1, banks]. */
+static void test_per_channel(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    full_config(&cfg);
+    th_run *r = calloc(1, sizeof *r);
+    run_scatter(&cfg, r);
+    const gpu_mem_stats *m = &r->st.mem;
+    assert_int_equal(m->n_channels, 2);
+    uint64_t col = 0, hits = 0, busy = 0, any = 0;
+    for (int c = 0; c < 2; c++) {
+        assert_true(m->ch_col_accesses[c] > 0);
+        assert_true(m->ch_any_bank_busy[c] <= m->ch_bank_busy_sum[c]);
+        assert_true(m->ch_bank_busy_sum[c] <= m->ch_any_bank_busy[c] * cfg.dram_banks);
+        col += m->ch_col_accesses[c];
+        hits += m->ch_row_hits[c];
+        busy += m->ch_bank_busy_sum[c];
+        any += m->ch_any_bank_busy[c];
+    }
+    assert_int_equal(col, m->dram_row_hits + m->dram_row_misses + m->dram_row_conflicts);
+    assert_int_equal(hits, m->dram_row_hits);
+    assert_int_equal(busy, m->dram_bank_busy_sum);
+    assert_int_equal(any, m->dram_any_bank_busy_cycles);
+    for (int c = 2; c < GPU_STATS_CHANNELS; c++) assert_int_equal(m->ch_col_accesses[c], 0);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mem_block_one_miss),
         cmocka_unit_test(test_active_interval),
         cmocka_unit_test(test_perfect_l1),
+        cmocka_unit_test(test_per_channel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
