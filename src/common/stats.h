@@ -172,6 +172,11 @@ typedef struct gpu_kernel_stats {
         uint64_t ch_col_accesses[GPU_STATS_CHANNELS], ch_row_hits[GPU_STATS_CHANNELS];
         uint64_t ch_bank_busy_sum[GPU_STATS_CHANNELS], ch_any_bank_busy[GPU_STATS_CHANNELS];
 
+        /* dram_cta_rows (mem/rowshare.h): DRAM rows the kernel's demand
+           reads reached, the sum over them of distinct CTAs, of the
+           consecutive-CTA score in millionths, and reads not recorded */
+        uint64_t cta_rows, cta_row_ctas_sum, cta_row_score_ppm_sum, cta_row_lost;
+
         /* machine constants, for the report's ratios */
         uint64_t n_channels, n_slices;
         uint64_t dram_peak_bytes_per_cycle;   /* per channel, per DRAM cycle */

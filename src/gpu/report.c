@@ -161,7 +161,7 @@ static void put_ratios(rep *r, const char *name, const uint64_t *a, const uint64
 ** memory-side prefetcher's accuracy: prefetched lines a demand used (hit
 ** in L2 or merged into while in flight) / prefetch reads issued.
 */
-static void channel_fields(rep *r, const gpu_mem_stats *m)
+static void channel_fields(rep *r, const gpu_config *cfg, const gpu_mem_stats *m)
 {
     int n = m->n_channels <= GPU_STATS_CHANNELS ? (int)m->n_channels : 0;
     put_ratios(r, "row_buffer_locality_per_channel", m->ch_row_hits, m->ch_col_accesses, n);
@@ -169,6 +169,13 @@ static void channel_fields(rep *r, const gpu_mem_stats *m)
                m->ch_any_bank_busy, n);
     put_f(r, "prefetch_accuracy",
           ratio(m->l2_prefetch_hits + m->l2_prefetch_merges, m->dram_prefetch_reads));
+    /* dram_cta_rows: OWL Table 4 (mem/rowshare.h); over several kernels
+       the means weigh each kernel's rows alike */
+    if (!cfg->dram_cta_rows) return;
+    put_u64(r, "cta_rows", m->cta_rows);
+    put_f(r, "consecutive_cta_row_sharing", ratio(m->cta_row_score_ppm_sum, m->cta_rows) / 1e6);
+    put_f(r, "ctas_per_row", ratio(m->cta_row_ctas_sum, m->cta_rows));
+    put_u64(r, "cta_rows_lost", m->cta_row_lost);
 }
 
 /*
@@ -234,7 +241,7 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
     put_u64(r, "L2_prefetch_fills", m->l2_prefetch_fills);
     put_u64(r, "L2_prefetch_merges", m->l2_prefetch_merges);
     put_u64(r, "L2_prefetch_hits", m->l2_prefetch_hits);
-    channel_fields(r, m);
+    channel_fields(r, cfg, m);
     close_obj(r);
 }
 
@@ -451,6 +458,10 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->l2_prefetch_fills += m->l2_prefetch_fills;
     d->l2_prefetch_merges += m->l2_prefetch_merges;
     d->l2_prefetch_hits += m->l2_prefetch_hits;
+    d->cta_rows += m->cta_rows;
+    d->cta_row_ctas_sum += m->cta_row_ctas_sum;
+    d->cta_row_score_ppm_sum += m->cta_row_score_ppm_sum;
+    d->cta_row_lost += m->cta_row_lost;
     for (int c = 0; c < GPU_STATS_CHANNELS; c++) {
         d->ch_col_accesses[c] += m->ch_col_accesses[c];
         d->ch_row_hits[c] += m->ch_row_hits[c];

@@ -6,6 +6,7 @@
 ** exact under idle-cycle skipping.
 */
 #include "timing_harness.h"
+#include "mem/rowshare.h"
 
 /* c[i] = a[i] + 1: one load, one dependent add, one store per thread */
 static const char *inc_ptx =
@@ -218,6 +219,65 @@ static void test_per_channel(void **state)
     free(r);
 }
 
+/* Table 4's score by hand: S = {1,2,3,4} -> 1; {7, 9} -> 0; {5} -> 0;
+   {10, 11, 20} -> 2/3; repeated reads count a CTA once. */
+static void test_rowshare_by_hand(void **state)
+{
+    (void)state;
+    mem_rowshare *t = mem_rowshare_new();
+    assert_non_null(t);
+    for (uint32_t c = 4; c >= 1; c--) mem_rowshare_add(t, 100, c);
+    mem_rowshare_add(t, 100, 2);
+    mem_rowshare_add(t, 200, 9);
+    mem_rowshare_add(t, 200, 7);
+    mem_rowshare_add(t, 300, 5);
+    mem_rowshare_add(t, 400, 20);
+    mem_rowshare_add(t, 400, 11);
+    mem_rowshare_add(t, 400, 10);
+    mem_rowshare_sum s;
+    mem_rowshare_summary(t, &s);
+    assert_int_equal(s.rows, 4);
+    assert_int_equal(s.ctas_sum, 4 + 2 + 1 + 3);
+    assert_int_equal(s.score_ppm_sum, 1000000 + 0 + 0 + 666666);
+    assert_int_equal(s.lost, 0);
+    /* many rows: the table grows and keeps every row */
+    for (uint32_t i = 0; i < 5000; i++) mem_rowshare_add(t, 1000 + i, i);
+    mem_rowshare_summary(t, &s);
+    assert_int_equal(s.rows, 5004);
+    mem_rowshare_clear(t);
+    mem_rowshare_summary(t, &s);
+    assert_int_equal(s.rows, 0);
+    mem_rowshare_free(t);
+}
+
+/* dram_cta_rows records without changing the timing; consecutive CTAs
+   of the scattered kernel meet in rows (each warp reads 32 lines spread
+   over the array), and the counters stay zero when it is off. */
+static void test_rowshare_run(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    full_config(&cfg);
+    th_run *r = calloc(1, sizeof *r), *q = calloc(1, sizeof *q);
+    run_scatter(&cfg, r);
+    gpu_config rc = cfg;
+    rc.dram_cta_rows = true;
+    run_scatter(&rc, q);
+    const gpu_mem_stats *m = &q->st.mem;
+    fprintf(stderr, "rows %llu, CTAs/row %.2f, sharing %.3f\n", (unsigned long long)m->cta_rows,
+            (double)m->cta_row_ctas_sum / (double)m->cta_rows,
+            (double)m->cta_row_score_ppm_sum / (double)m->cta_rows / 1e6);
+    assert_int_equal(r->st.cycles, q->st.cycles);
+    assert_int_equal(r->st.mem.cta_rows, 0);
+    assert_true(m->cta_rows > 0);
+    assert_true(m->cta_row_ctas_sum >= m->cta_rows);
+    assert_true(m->cta_row_ctas_sum <= m->cta_rows * SCTAS);
+    assert_true(m->cta_row_score_ppm_sum > 0);
+    assert_int_equal(m->cta_row_lost, 0);
+    free(r);
+    free(q);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +285,8 @@ int main(void)
         cmocka_unit_test(test_active_interval),
         cmocka_unit_test(test_perfect_l1),
         cmocka_unit_test(test_per_channel),
+        cmocka_unit_test(test_rowshare_by_hand),
+        cmocka_unit_test(test_rowshare_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
