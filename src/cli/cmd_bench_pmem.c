@@ -10,10 +10,12 @@
 */
 #include "cli.h"
 #include "cli_bench.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PMEM_MAX_NAMES 128
 #define PMEM_THRESHOLD 1.4
@@ -88,6 +90,17 @@ static int pmem_parse(pmem_cli *c, int argc, char **argv)
             /* one --set slot stays for perfect_l1=true, one for the NULL */
             return CLI_EXIT_USAGE;
         }
+    }
+    /* before minutes of runs: can --json be written? */
+    if (c->json) {
+        bool existed = access(c->json, F_OK) == 0;
+        FILE *f = fopen(c->json, "a");
+        if (!f) {
+            cli_error(c->q.cmd, "--json '%s': cannot write there: %s", c->json, strerror(errno));
+            return CLI_EXIT_USAGE;
+        }
+        fclose(f);
+        if (!existed) unlink(c->json);
     }
     return -1;
 }
