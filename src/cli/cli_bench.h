@@ -134,4 +134,7 @@ int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char 
                          int nnames, const char *const *defaults, bench_manifest *m,
                          const bench_entry **list, int max, int *n);
 
+/* `warpsim bench pmem` (cmd_bench_pmem.c): argv[0] = "pmem". */
+int cli_bench_pmem(int argc, char **argv);
+
 #endif /* WS_CLI_BENCH_H */

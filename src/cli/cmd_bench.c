@@ -1,5 +1,5 @@
 /*
-** cmd_bench.c -- `warpsim bench list | run | characterize`: the bundled
+** cmd_bench.c -- `warpsim bench list | run | characterize | pmem`: the bundled
 ** benchmark suite (bench/manifest.json).  run builds a program with nvcc
 ** when needed and runs it on the simulator; characterize runs each one and
 ** prints the workload table the scheduling papers classify by (dynamic
@@ -31,6 +31,7 @@ static const char bench_usage[] =
     "                              [--bench-dir DIR] [--bin-dir DIR] [exec options]\n"
     "       warpsim bench characterize [--size tiny|small|default] [--seed N] [--rebuild]\n"
     "                              [--bench-dir DIR] [--bin-dir DIR] [NAME...]\n"
+    "       warpsim bench pmem [--config P] [--size S] [--json FILE] [NAME...]\n"
     "  The bundled benchmark programs (bench/manifest.json in the source tree, or\n"
     "  DIR/manifest.json).  Each is one CUDA program that checks its results\n"
     "  against a CPU reference and prints PASS or FAIL.\n"
@@ -48,6 +49,9 @@ static const char bench_usage[] =
     "                average active lanes, barrier instructions, warp-length spread\n"
     "                (longest/shortest warp; <= 1.02 is symmetric) and whether that\n"
     "                verdict matches the manifest's tag\n"
+    "  pmem          OWL's PMEM classification: IPC with perfect_l1 / IPC on the\n"
+    "                timing model (default owl28, tiny), Type-1 when >= 1.4\n"
+    "                (warpsim bench pmem --help)\n"
     "  --bin-dir DIR  where built programs go (default <build>/bench-bin)\n"
     "  --rebuild      build even when the program is up to date\n"
     "  Exit status: 0 all ran and passed verification, 1 a build, run or\n"
@@ -511,13 +515,14 @@ int cli_cmd_bench(int argc, char **argv)
         fputs(bench_usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
+    if (strcmp(argv[1], "pmem") == 0) return cli_bench_pmem(argc - 1, argv + 1);
     static const char *const subs[] = { "list", "run", "characterize" };
     static const char *const cmds[] = { "bench list", "bench run", "bench characterize" };
     int sub = -1;
     for (int i = 0; i < 3; i++)
         if (strcmp(argv[1], subs[i]) == 0) sub = i;
     if (sub < 0) {
-        cli_error("bench", "unknown subcommand '%s' (valid: list, run, characterize)", argv[1]);
+        cli_error("bench", "unknown subcommand '%s' (valid: list, run, characterize, pmem)", argv[1]);
         return CLI_EXIT_USAGE;
     }
     bench_cli c = { .cmd = cmds[sub], .size = BENCH_SMALL };

@@ -183,6 +183,8 @@ typedef struct gpu_config {
                                                  (-gpgpu_perf_sim_memcpy) */
     /* idealised modes */
     bool     perfect_l2;                      /* every L2 access hits */
+    bool     perfect_l1;                      /* every L1D/L1C/L1T access hits (PMEM) */
+    bool     dram_cta_rows;                   /* record the CTAs reading each DRAM row */
     bool     unlimited_mem;                   /* unlimited MSHRs and queues at L1, icnt, L2, DRAM */
     uint32_t dram_fixed_latency;              /* > 0: DRAM answers after this many DRAM cycles,
                                                  no banks or timing */

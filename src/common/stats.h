@@ -97,6 +97,13 @@ typedef struct gpu_kernel_stats {
     gpu_cache_stats l1i;             /* instruction cache (l1i.model; zero without) */
     uint64_t mem_requests, mem_reply_bytes, mem_queue_full_cycles;
     uint64_t active_warps_sum;       /* sum over cycles of live warps, all SMs */
+    /* SM activity (OWL spec §6), summed over SMs; SM-cycles = cycles x SMs:
+       active cycles, in which an instruction issued or an ALU pipe is still
+       within an issued instruction's initiation interval (CINV = 1 - this /
+       SM-cycles), cycles with at least one live warp (NoWarpCycles =
+       SM-cycles - this), and MemoryBlockCycles: cycles with live warps,
+       none issuing, each waiting on a load with an L1 miss outstanding */
+    uint64_t sm_active_cycles, sm_warp_cycles, mem_block_cycles;
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */
 
     /* the warp scheduler's own counters (its ops->counters, read at the
@@ -156,6 +163,19 @@ typedef struct gpu_kernel_stats {
         uint64_t dram_prefetch_reads, l2_prefetch_fills, l2_prefetch_merges, l2_prefetch_hits;
         uint64_t dram_max_queue;        /* sum over channels of the most requests queued
                                            at once since the GPU was built (not per kernel) */
+
+        /* per channel (the first GPU_STATS_CHANNELS; none recorded when the
+           machine has more): column accesses and row hits (row-buffer
+           locality), banks busy summed over DRAM cycles and cycles with
+           any bank busy (bank-level parallelism), as the sums above */
+#define GPU_STATS_CHANNELS 64
+        uint64_t ch_col_accesses[GPU_STATS_CHANNELS], ch_row_hits[GPU_STATS_CHANNELS];
+        uint64_t ch_bank_busy_sum[GPU_STATS_CHANNELS], ch_any_bank_busy[GPU_STATS_CHANNELS];
+
+        /* dram_cta_rows (mem/rowshare.h): DRAM rows the kernel's demand
+           reads reached, the sum over them of distinct CTAs, of the
+           consecutive-CTA score in millionths, and reads not recorded */
+        uint64_t cta_rows, cta_row_ctas_sum, cta_row_score_ppm_sum, cta_row_lost;
 
         /* machine constants, for the report's ratios */
         uint64_t n_channels, n_slices;

@@ -82,6 +82,7 @@ typedef struct core_warp {
     uint32_t pending_stores;  /* store instructions not yet handed to L1 */
     uint32_t reexec_n;    /* its requests parked in the re-execution queue */
     bool     ll_stalled;  /* waits on a load (WS_EV_LL_STALL sent) */
+    uint32_t wait_load;   /* that load's record (CORE_NONE: none), for MemoryBlockCycles */
     uint32_t ivl;         /* barrier intervals completed (oracle counts) */
     uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
     uint64_t issued, fetched, last_fetch, last_issue;
@@ -204,6 +205,12 @@ struct core_sm {
     mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
+    /* the last cycle's activity (kept for skipped cycles, which repeat it):
+       an instruction issued; every live warp waited on an L1 miss */
+    bool issued_last, mem_blocked_last;
+    uint64_t exec_until;          /* an issued ALU instruction holds its pipe until then
+                                     (initiation interval: SIMT width 8 = 4 cycles) */
+    uint64_t last_tick;           /* the cycle of the last core_sm_tick */
 
     /* per cycle */
     bool     active;              /* something happened: no skipping */
@@ -274,6 +281,9 @@ uint64_t core_opc_issue(core_sm *sm, const core_warp *w, const core_uinfo *ui, u
 
 /* issue.c */
 void core_issue_tick(core_sm *sm, uint64_t cycle);
+/* After core_issue_tick: does every live warp wait on a load with an L1
+   miss still outstanding (OWL's MemoryBlockCycles)? */
+bool core_issue_mem_blocked(const core_sm *sm);
 
 /* ldst.c */
 /* Take memory instruction `ui` of warp `w` just executed (`info`).

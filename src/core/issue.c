@@ -125,6 +125,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
             return false;
         }
         sm->unit_free[ui->unit][inst] = cycle + ui->interval;
+        if (cycle + ui->interval > sm->exec_until) sm->exec_until = cycle + ui->interval;
     }
     /* destinations are named in the current frame: reserve before stepping */
     if (ui->kind == CORE_K_MEM) {
@@ -188,7 +189,9 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
         uint32_t ld = on_mem ? core_sb_blocking_load(w, ui) : CORE_NONE;
         v->waits_on_load = ld != CORE_NONE;
         v->wait_load_pc = ld != CORE_NONE ? sm->loads[ld].pc : WS_NO_PC;
+        w->wait_load = ld;
     } else {
+        w->wait_load = CORE_NONE;
         v->next_class = w->ew->state == EMU_W_BARRIER ? WS_NEXT_BARRIER : WS_NEXT_NONE;
         v->next_is_load = false;
         v->next_space = WS_SPACE_NONE;
@@ -303,4 +306,26 @@ void core_issue_tick(core_sm *sm, uint64_t cycle)
 {
     for (uint32_t s = 0; s < sm->nsched && !sm->fault; s++)
         issue_sched(sm, s, cycle);
+}
+
+/*
+** OWL spec §6: the SM has warps and all of them wait for memory below L1.
+** A warp counts when its next instruction waits on a load (the scoreboard
+** with no known time) of which at least one transaction missed L1 and is
+** not back; a warp at a barrier, waiting for an L1 hit's latency, the LSU
+** or an instruction does not.  The stalls read here were refreshed this
+** cycle or hold until an event (issue_refresh), so they are current.
+** Stops at the first warp that is not blocked: cheap when warps issue.
+*/
+bool core_issue_mem_blocked(const core_sm *sm)
+{
+    if (!sm->live_warps) return false;
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        const core_warp *w = &sm->warps[i];
+        if (!w->ew || w->finished) continue;
+        if (w->stall != WS_STALL_SCOREBOARD || w->wait_load == CORE_NONE
+            || !sm->loads[w->wait_load].outstanding)
+            return false;
+    }
+    return true;
 }

@@ -82,6 +82,8 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         if (!(sm->l1[c] = mem_l1_new(cc[c], (uint16_t)sm->id, (uint8_t)c, cfg->coalesce_bytes)))
             return -1;
     if (cfg->l1d_classify && mem_l1_classify_enable(sm->l1[CORE_C_L1D])) return -1;
+    /* the instruction cache keeps its own switch (l1i.model) */
+    for (int c = 0; c < CORE_C_COUNT && cfg->perfect_l1; c++) mem_l1_set_perfect(sm->l1[c]);
     if (cfg->l1i_model
         && !(sm->l1i = mem_l1_new(&cfg->l1i, (uint16_t)sm->id, MEM_SRC_L1I, cfg->l1i.line_bytes)))
         return -1;
@@ -467,13 +469,21 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
         e.value = sat;
         core_sm_event(sm, &e, cycle);
     }
+    sm->issued_last = sm->mem_blocked_last = false;
     if (sm->live_warps) {
         core_issue_tick(sm, cycle);
+        for (uint32_t s = 0; s < sm->nsched; s++)
+            sm->issued_last |= sm->sched[s].last_slot == GPU_SLOT_ISSUED;
+        sm->mem_blocked_last = !sm->issued_last && core_issue_mem_blocked(sm);
         core_fetch_tick(sm, cycle);
+        st->sm_warp_cycles++;
     } else {
         for (uint32_t s = 0; s < sm->nsched; s++) sm->sched[s].last_slot = GPU_SLOT_IDLE;
         st->slots[GPU_SLOT_IDLE] += sm->cfg->n_schedulers;
     }
+    st->sm_active_cycles += sm->issued_last || cycle < sm->exec_until;
+    sm->last_tick = cycle;
+    st->mem_block_cycles += sm->mem_blocked_last;
     st->active_warps_sum += sm->live_warps;
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += mem_l1_mshr_used(sm->l1[c]);
@@ -499,6 +509,15 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
     for (uint32_t s = 0; s < sm->nsched; s++) st->slots[sm->sched[s].last_slot] += n;
     if (sm->kinfo && sm->wp && sm->wp->on_skip) sm->wp->on_skip(sm->wst, n);
     st->active_warps_sum += (uint64_t)sm->live_warps * n;
+    /* nothing issues in a skipped cycle (an issue keeps the SM active), and
+       the warps' waits hold, so MemoryBlockCycles repeat the last cycle's */
+    if (sm->live_warps) st->sm_warp_cycles += n;
+    /* a pipe may still hold an instruction issued before the skip */
+    if (sm->exec_until > sm->last_tick + 1) {
+        uint64_t busy = sm->exec_until - sm->last_tick - 1;
+        st->sm_active_cycles += busy < n ? busy : n;
+    }
+    if (sm->mem_blocked_last) st->mem_block_cycles += n;
     if (sm->lsu.busy && sm->lsu.blocked) {
         /* the LSU would have retried (and failed) every skipped cycle */
         st->lsu_stall_cycles += n;

@@ -349,6 +349,12 @@ static const cfg_param params[] = {
       "parameters of the DRAM prefetcher (see warpsim policies)", NULL },
     /* idealised modes for bounds and sanity checks */
     BOOL("perfect_l2", perfect_l2, "false", "every L2 access hits (no DRAM traffic for reads)"),
+    BOOL("perfect_l1", perfect_l1, "false",
+         "every L1 data, constant and texture access hits, stores and atomics included "
+         "(no traffic below L1; OWL's PMEM bound)"),
+    BOOL("dram_cta_rows", dram_cta_rows, "false",
+         "record per DRAM row the CTAs whose demand reads reach it: consecutive-CTA row "
+         "sharing and CTAs per row in the memsys report (OWL Table 4; costs time and memory)"),
     BOOL("unlimited_mem", unlimited_mem, "false",
          "unlimited MSHRs and queues at L1, interconnect, L2 and DRAM (no back-pressure)"),
     U32("dram_fixed_latency", dram_fixed_latency, "0", "DRAM cycles", 0, 1000000,

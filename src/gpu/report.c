@@ -144,6 +144,37 @@ static void put_arr(rep *r, const char *name, const uint64_t *v, int n)
     fputs(r->json ? "]" : "\n", r->out);
 }
 
+/* Ratios a[i] / b[i] as put_arr writes numbers. */
+static void put_ratios(rep *r, const char *name, const uint64_t *a, const uint64_t *b, int n)
+{
+    member(r, name);
+    fputs(r->json ? "[" : "", r->out);
+    for (int i = 0; i < n; i++)
+        fprintf(r->out, "%s%.6f", i ? (r->json ? ", " : " ") : "", ratio(a[i], b[i]));
+    fputs(r->json ? "]" : "\n", r->out);
+}
+
+/*
+** Row-buffer locality and bank-level parallelism per channel (OWL spec
+** §6, Fig. 6), as the totals define them; empty lists when the machine
+** has more channels than the statistics keep (GPU_STATS_CHANNELS).  (The
+** prefetcher's accuracy and coverage are L2_prefetch_accuracy/_coverage.)
+*/
+static void channel_fields(rep *r, const gpu_config *cfg, const gpu_mem_stats *m)
+{
+    int n = m->n_channels <= GPU_STATS_CHANNELS ? (int)m->n_channels : 0;
+    put_ratios(r, "row_buffer_locality_per_channel", m->ch_row_hits, m->ch_col_accesses, n);
+    put_ratios(r, "bank_level_parallelism_per_channel", m->ch_bank_busy_sum,
+               m->ch_any_bank_busy, n);
+    /* dram_cta_rows: OWL Table 4 (mem/rowshare.h); over several kernels
+       the means weigh each kernel's rows alike */
+    if (!cfg->dram_cta_rows) return;
+    put_u64(r, "cta_rows", m->cta_rows);
+    put_f(r, "consecutive_cta_row_sharing", ratio(m->cta_row_score_ppm_sum, m->cta_rows) / 1e6);
+    put_f(r, "ctas_per_row", ratio(m->cta_row_ctas_sum, m->cta_rows));
+    put_u64(r, "cta_rows_lost", m->cta_row_lost);
+}
+
 /*
 ** The memory system below L1 (memory_model = full; zeros with the simple
 ** backend).  GPGPU-Sim names where the meaning is the same: L2_total_cache_*,
@@ -219,6 +250,7 @@ static void memsys_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats 
                                              ? m->dram_reads : m->dram_prefetch_reads);
     put_f(r, "L2_prefetch_accuracy", ratio(useful, m->dram_prefetch_reads));
     put_f(r, "L2_prefetch_coverage", ratio(useful, useful + demand_reads));
+    channel_fields(r, cfg, m);
     close_obj(r);
 }
 
@@ -272,6 +304,30 @@ static void policy_fields(rep *r, const gpu_kernel_stats *k)
     close_obj(r);
 }
 
+/*
+** What OWL reports (spec §6), from counters every run keeps: SM activity
+** over SM-cycles (cycles x SMs): CINV = inactive SM-cycles / SM-cycles,
+** active being an issue or an ALU pipe inside an issued instruction's
+** initiation interval (so SIMT width 8's 4 cycles per warp count; memory
+** instructions count at issue only), NoWarpCycles (no live warp on the SM), MemoryBlockCycles
+** and their fraction (core/issue.c: every live warp waits on a load whose
+** L1 miss is outstanding); the L1 miss rate combined over data, constant
+** and texture caches.
+*/
+static void activity_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
+    put_u64(r, "sm_cycles", sm_cycles);
+    put_u64(r, "sm_active_cycles", k->sm_active_cycles);
+    put_f(r, "cinv", sm_cycles ? 1.0 - ratio(k->sm_active_cycles, sm_cycles) : 0.0);
+    put_u64(r, "no_warp_cycles", sm_cycles > k->sm_warp_cycles ? sm_cycles - k->sm_warp_cycles : 0);
+    put_u64(r, "mem_block_cycles", k->mem_block_cycles);
+    put_f(r, "mem_block_fraction", ratio(k->mem_block_cycles, sm_cycles));
+    put_f(r, "L1_combined_miss_rate",
+          ratio(k->l1d.misses + k->l1c.misses + k->l1t.misses,
+                k->l1d.accesses + k->l1c.accesses + k->l1t.accesses));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -315,6 +371,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_f(r, "active_warps_per_sm_avg",
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
+    activity_fields(r, cfg, k);
     policy_fields(r, k);
     memsys_fields(r, cfg, k);
 }
@@ -333,6 +390,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     gpgpusim_cache_fields(&r, "L2", &k->mem.l2);
     if (cfg->l1i_model) gpgpusim_cache_fields(&r, "L1I", &k->l1i);
     slot_fields(&r, k);
+    activity_fields(&r, cfg, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
@@ -409,6 +467,16 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->l2_prefetch_fills += m->l2_prefetch_fills;
     d->l2_prefetch_merges += m->l2_prefetch_merges;
     d->l2_prefetch_hits += m->l2_prefetch_hits;
+    d->cta_rows += m->cta_rows;
+    d->cta_row_ctas_sum += m->cta_row_ctas_sum;
+    d->cta_row_score_ppm_sum += m->cta_row_score_ppm_sum;
+    d->cta_row_lost += m->cta_row_lost;
+    for (int c = 0; c < GPU_STATS_CHANNELS; c++) {
+        d->ch_col_accesses[c] += m->ch_col_accesses[c];
+        d->ch_row_hits[c] += m->ch_row_hits[c];
+        d->ch_bank_busy_sum[c] += m->ch_bank_busy_sum[c];
+        d->ch_any_bank_busy[c] += m->ch_any_bank_busy[c];
+    }
     /* a high-water mark since the GPU was built, and machine constants */
     if (m->dram_max_queue > d->dram_max_queue) d->dram_max_queue = m->dram_max_queue;
     if (m->n_channels) d->n_channels = m->n_channels;
@@ -447,6 +515,9 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->mem_queue_full_cycles += k->mem_queue_full_cycles;
     s->active_warps_sum += k->active_warps_sum;
     s->skipped_cycles += k->skipped_cycles;
+    s->sm_active_cycles += k->sm_active_cycles;
+    s->sm_warp_cycles += k->sm_warp_cycles;
+    s->mem_block_cycles += k->mem_block_cycles;
     /* launches under one configuration have the same scheduler and names */
     for (uint32_t i = 0; i < k->npolicy_counters; i++) {
         memcpy(s->policy_counter_names[i], k->policy_counter_names[i], GPU_POLICY_COUNTER_NAME);

@@ -46,6 +46,7 @@ struct mem_l1 {
     mem_req *q;
     uint32_t qhead, qn, qcap, qlimit;
     bool last_fail_set;   /* the last reservation fail was a full set */
+    bool perfect;         /* mem_l1_set_perfect: every access hits */
     gpu_cache_stats st;
     /* hit classification (mem_l1_classify_enable; NULL when off): per MSHR
        the allocating warp and its lanes (a line's own lanes are in
@@ -90,6 +91,8 @@ int mem_l1_classify_enable(mem_l1 *l)
     l->cls_mshr_warp = calloc(m, sizeof *l->cls_mshr_warp);
     return l->cls_mshr_lanes && l->cls_mshr_warp ? 0 : -1;
 }
+
+void mem_l1_set_perfect(mem_l1 *l) { l->perfect = true; }
 
 void mem_l1_free(mem_l1 *l)
 {
@@ -224,6 +227,11 @@ int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint
 {
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
     ev->valid = false;
+    if (l->perfect) {
+        l->st.accesses++;
+        l->st.hits++;
+        return MEM_L1_HIT;
+    }
     if (kind == MEM_ATOMIC) {
         if (!l1_queue_room(l)) return l1_fail(l, false);
         mem_cache_invalidate(&l->tags, addr);
@@ -273,6 +281,7 @@ int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint
 
 bool mem_l1_would_send(const mem_l1 *l, int kind, uint64_t addr)
 {
+    if (l->perfect) return false;
     if (kind == MEM_ATOMIC) return true;
     bool hit = l->cfg.enabled && mem_cache_probe(&l->tags, addr) >= 0;
     if (kind == MEM_WRITE && !(l->cfg.write_back && l->cfg.enabled)) return true;
@@ -286,6 +295,7 @@ bool mem_l1_would_send(const mem_l1 *l, int kind, uint64_t addr)
 bool mem_l1_would_fail(const mem_l1 *l, int kind, uint64_t addr, bool *set)
 {
     *set = false;
+    if (l->perfect) return false;
     if (kind == MEM_ATOMIC) return !l1_queue_room(l);
     bool allocating = kind == MEM_READ || (l->cfg.write_back && l->cfg.enabled);
     if (!allocating) return !l1_queue_room(l);     /* write-through store */

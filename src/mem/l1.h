@@ -50,6 +50,10 @@ typedef struct mem_l1_evict {
    segment).  `src` is this cache's MEM_SRC_*.  NULL: out of memory. */
 mem_l1 *mem_l1_new(const gpu_cache_config *c, uint16_t sm, uint8_t src, uint32_t seg_bytes);
 void mem_l1_free(mem_l1 *l);
+/* Make every access hit (perfect_l1, OWL spec §7.18): reads, stores and
+   atomics are counted as hits and nothing is sent below.  Data stays
+   right because the emulator executes at issue; only timing is ideal. */
+void mem_l1_set_perfect(mem_l1 *l);
 /* Cold cache, empty MSHRs and queue, zeroed statistics. */
 void mem_l1_reset(mem_l1 *l);
 

@@ -21,6 +21,7 @@
 #include "dram.h"
 #include "icnt.h"
 #include "l2.h"
+#include "rowshare.h"
 #include "../common/clock.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,9 @@ struct mem_sys {
     /* counters not kept by a unit */
     uint64_t inject_stalls, reply_stalls, dram_stalls;
     uint64_t rt_count, rt_sum, rt_max, rt_hist[GPU_RT_BUCKETS];
+    /* dram_cta_rows: the CTAs behind each DRAM row's demand reads (NULL: off) */
+    mem_rowshare *rows;
+    uint32_t rows_wpc;    /* warps per CTA of the running kernel */
 };
 
 /* ------------------------------------------------------------------ */
@@ -258,6 +262,11 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
         free(ms);
         return NULL;
     }
+    if (c->dram_cta_rows && !(ms->rows = mem_rowshare_new())) {
+        snprintf(err, errlen, "out of host memory creating the memory system");
+        free(ms);
+        return NULL;
+    }
     uint32_t flit = c->icnt_flit_bytes ? c->icnt_flit_bytes : 32;
     uint32_t big = (ms_max_packet(c) + flit - 1) / flit;
     uint32_t inb = c->unlimited_mem ? MS_UNLIMITED_FLITS : umax(c->icnt_in_buffer, big);
@@ -300,6 +309,7 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
 void mem_sys_free(mem_sys *ms)
 {
     if (!ms) return;
+    mem_rowshare_free(ms->rows);
     mem_icnt_free(ms->req);
     mem_icnt_free(ms->rep);
     for (uint32_t i = 0; ms->l2 && i < ms->nslices; i++) mem_l2_free(ms->l2[i]);
@@ -437,6 +447,18 @@ static void ms_slice_out(mem_sys *ms, uint32_t s, uint64_t t)
     }
 }
 
+/* dram_cta_rows: the demand read `r` reaches its DRAM row (a physical
+   row: channel, bank, row; write-backs and prefetches have no CTA). */
+static void ms_record_row(mem_sys *ms, const mem_req *r)
+{
+    if (r->kind != MEM_READ || r->warp_uid == UINT64_MAX || !ms->rows_wpc) return;
+    mem_addr_loc loc;
+    mem_addrmap_decode(&ms->map, r->addr, &loc);
+    uint64_t banks = ms->cfg.dram_banks ? ms->cfg.dram_banks : 1;
+    uint64_t key = (loc.row * ms->nch + loc.channel) * banks + loc.bank % banks;
+    mem_rowshare_add(ms->rows, key, (uint32_t)(r->warp_uid / ms->rows_wpc));
+}
+
 static void ms_slice_dram(mem_sys *ms, uint32_t s)
 {
     mem_l2 *l2 = ms->l2[s];
@@ -447,6 +469,7 @@ static void ms_slice_dram(mem_sys *ms, uint32_t s)
     mem_req d = *r;
     d.src = (uint8_t)(s % ms->nsub);     /* the slice, for the way back */
     uint64_t now = ms->t[GPU_CLK_DRAM];   /* the controller's next cycle */
+    if (ms->rows) ms_record_row(ms, &d);
     mem_dram_push(ch->d, &d, now);
     ch->next_ev = now;
     mem_l2_dram_pop(l2);
@@ -616,9 +639,15 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
     memcpy(o->rt_hist, ms->rt_hist, sizeof o->rt_hist);
     mem_dram_stats sum, one;
     memset(&sum, 0, sizeof sum);
+    bool per_ch = ms->nch <= GPU_STATS_CHANNELS;
     for (uint32_t c = 0; c < ms->nch; c++) {
         mem_dram_stats_get(ms->ch[c].d, &one);
         mem_dram_stats_add(&sum, &one);
+        if (!per_ch) continue;
+        o->ch_col_accesses[c] = one.row_hits + one.row_misses + one.row_conflicts;
+        o->ch_row_hits[c] = one.row_hits;
+        o->ch_bank_busy_sum[c] = one.bank_busy_sum;
+        o->ch_any_bank_busy[c] = one.any_bank_busy_cycles;
     }
     o->dram_reads = sum.reads;
     o->dram_writes = sum.writes;
@@ -643,6 +672,14 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
         o->l2_prefetch_fills += pf.fills;
         o->l2_prefetch_merges += pf.merges;
         o->l2_prefetch_hits += pf.hits;
+    }
+    if (ms->rows) {
+        mem_rowshare_sum rs;
+        mem_rowshare_summary(ms->rows, &rs);
+        o->cta_rows = rs.rows;
+        o->cta_row_ctas_sum = rs.ctas_sum;
+        o->cta_row_score_ppm_sum = rs.score_ppm_sum;
+        o->cta_row_lost = rs.lost;
     }
     o->n_channels = ms->nch;
     o->n_slices = ms->nslices;
@@ -689,6 +726,12 @@ static void ml_kernel(void *impl, const ws_launch_info *k, bool begin)
 {
     mem_sys *ms = impl;
     if (begin) ms->rt_max = 0;
+    /* rows are per kernel: cleared before the kernel's first snapshot, so
+       the end-minus-begin difference is the kernel's own */
+    if (begin && ms->rows) {
+        mem_rowshare_clear(ms->rows);
+        ms->rows_wpc = k->warps_per_cta;
+    }
     for (uint32_t c = 0; c < ms->nch; c++) {
         ms_chan *ch = &ms->ch[c];
         void (*hs)(void *, const ws_launch_info *) =
