@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #define SWEEP_MAX_SETS 16       /* = BENCH_TIMING_MAX_SETS */
+#define SWEEP_MAX_GROUP 64      /* benchmarks named in a mean's group */
 #define SWEEP_MAX_PLUGINS 8
 #define SWEEP_MAX_ENV 8
 
@@ -71,7 +72,7 @@ typedef struct sweep_derived {
     bool higher_is_better;      /* speedup: value / baseline instead of baseline / value */
     const char *group_class;    /* means: benchmarks with this class tag; NULL = all */
     const char *group_label;    /* the benchmark column of a mean's rows */
-    const char *group_names[SWEEP_MAX_SETS];  /* means: these benchmarks (group_class NULL) */
+    const char *group_names[SWEEP_MAX_GROUP];  /* means: these benchmarks (group_class NULL) */
     int ngroup;
     /* best: per benchmark x size x seed, the best value over the configs
        named in best_names or whose name starts with best_prefix */

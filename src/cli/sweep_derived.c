@@ -95,11 +95,11 @@ static int load_group_names(sweep_exp *x, const char *p, json_t *g, sweep_derive
 {
     json_t *a = json_object_get(g, "benchmarks"), *lab = json_object_get(g, "label"), *v;
     size_t i;
-    if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_MAX_SETS
+    if (!json_is_array(a) || !json_array_size(a) || json_array_size(a) > SWEEP_MAX_GROUP
         || (lab && !json_is_string(lab)) || json_object_size(g) != 1 + (lab != NULL))
         return cli_error("sweep", "%s: %s.group: expected \"all\", {\"class\": TAG} or "
                          "{\"benchmarks\": [up to %d names], \"label\": L}", x->path, p,
-                         SWEEP_MAX_SETS), -1;
+                         SWEEP_MAX_GROUP), -1;
     json_array_foreach(a, i, v) {
         int b = 0;
         while (json_is_string(v) && b < x->nbenches
