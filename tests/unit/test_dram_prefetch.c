@@ -369,7 +369,7 @@ static void test_dram_queue_average(void **state)
     gpu_config c = td_cfg();
     td_drv *t = malloc(sizeof *t);
     tp_state *p = calloc(1, sizeof *p);          /* limit 0: never prefetches */
-    tp_start(t, &c, 64, p);
+    mem_dram *d = tp_start(t, &c, 64, p);
     for (uint32_t r = 0; r < 6; r++) td_push(t, td_addr(0, 10 + r, 0), MEM_READ, 32, r);
     td_drain(t, 5000);
     assert_int_equal(t->ndone, 6);
@@ -384,6 +384,7 @@ static void test_dram_queue_average(void **state)
         assert_int_equal(p->view_at[i].queue_avg_x64, avg);
     }
     assert_true(avg > 64);                      /* a queue of up to 6: an average above 1 */
+    mem_dram_free(d);
     free(p);
     free(t);
 }
