@@ -28,7 +28,7 @@ static const char reproduce_usage[] =
     "  and `claims: N passed, M failed, K skipped`, and writes DIR/report.md\n"
     "  (DIR defaults to reproduce-PAPER).  --size runs every benchmark at that\n"
     "  size instead of the experiment's sizes.  PAPER: mascar, ccws, owl,\n"
-    "  fetch-dram, haws, demo.\n"
+    "  owl-sens, fetch-dram, haws, demo.\n"
     "  Exit status: 0 every claim passed or was skipped and every run was ok,\n"
     "  1 a claim failed or a run failed, 2 usage, experiment or claims-file error.\n";
 
@@ -42,6 +42,8 @@ static const paper papers[] = {
     {"ccws", "Cache-Conscious Wavefront Scheduling (Rogers et al., MICRO 2012)"},
     {"owl", "OWL: Cooperative Thread Array Aware Scheduling Techniques for Improving GPGPU "
             "Performance (Jog et al., ASPLOS 2013)"},
+    {"owl-sens", "OWL's sensitivity to group size and DRAM banks (Figs. 9-10) and to the "
+                 "interconnect latency"},
     {"fetch-dram", "Effect of Instruction Fetch and Memory Scheduling on GPU Performance "
                    "(Lakshminarayana and Kim)"},
     {"haws", "Hint-Assisted Scheduling on Modern GPUs (Gong, PhD thesis)"},
@@ -134,8 +136,12 @@ static const paper *find_paper(const char *id)
 {
     for (const paper *p = papers; p->id; p++)
         if (strcmp(p->id, id) == 0) return p;
-    cli_error("reproduce", "unknown paper '%s' (known: mascar, ccws, owl, fetch-dram, haws, "
-              "demo; `warpsim reproduce --list`)", id);
+    char known[256];
+    size_t o = 0;
+    for (const paper *p = papers; p->id && o < sizeof known; p++)
+        o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", o ? ", " : "", p->id);
+    cli_error("reproduce", "unknown paper '%s' (known: %s; `warpsim reproduce --list`)", id,
+              known);
     return NULL;
 }
 
