@@ -85,7 +85,10 @@ typedef struct owl_state {
     bool     filling;           /* initial dispatch: starters in top join the cohort */
     uint32_t ncohort;
     bool     *live, *cohort;    /* per CTA slot */
+    uint32_t *slot_grp;         /* group of each CTA slot (this kernel's groups) */
     uint32_t *grp;              /* scratch: group of each position */
+    uint32_t *gofs, *gcur;      /* scratch [nslots + 1]: each group's start in byg */
+    uint32_t *byg;              /* scratch: positions sorted by group, ascending */
     uint64_t ctr[3];
     owl_unit unit[];
 } owl_state;
@@ -97,7 +100,11 @@ static void owl_destroy(void *vst)
     for (uint32_t u = 0; u < st->nunits; u++) free(st->unit[u].rr);
     free(st->live);
     free(st->cohort);
+    free(st->slot_grp);
     free(st->grp);
+    free(st->gofs);
+    free(st->gcur);
+    free(st->byg);
     free(st);
 }
 
@@ -116,8 +123,14 @@ static void *owl_init_scheme(const ws_param_values *p, const ws_policy_env *env,
     st->gr = owl_form_groups(1, 1, 1);
     st->live = calloc(st->nslots, sizeof *st->live);
     st->cohort = calloc(st->nslots, sizeof *st->cohort);
-    st->grp = calloc(st->unit_warps ? st->unit_warps : 1, sizeof *st->grp);
-    bool ok = st->live && st->cohort && st->grp;
+    uint32_t nw = st->unit_warps ? st->unit_warps : 1;
+    st->grp = calloc(nw, sizeof *st->grp);
+    st->byg = calloc(nw, sizeof *st->byg);
+    st->slot_grp = calloc(st->nslots, sizeof *st->slot_grp);
+    st->gofs = calloc(st->nslots + 1, sizeof *st->gofs);
+    st->gcur = calloc(st->nslots + 1, sizeof *st->gcur);
+    bool ok = st->live && st->cohort && st->grp && st->byg && st->slot_grp && st->gofs
+              && st->gcur;
     for (uint32_t u = 0; u < nunits && ok; u++)
         ok = (st->unit[u].rr = calloc(st->nslots, sizeof *st->unit[u].rr)) != NULL;
     if (!ok) {
@@ -150,6 +163,8 @@ static void owl_kernel_begin(void *vst, const ws_launch_info *k)
     owl_state *st = vst;
     uint32_t N = k->ctas_per_sm < st->nslots ? k->ctas_per_sm : st->nslots;
     st->gr = owl_form_groups(N, k->warps_per_cta, st->g_size);
+    for (uint32_t s = 0; s < st->nslots; s++)
+        st->slot_grp[s] = owl_group_of_slot(&st->gr, s);
     st->top = owl_initial_top(st->scheme, st->core, st->gr.g_core);
     st->filling = true;
     st->ncohort = 0;
@@ -168,7 +183,7 @@ static void owl_kernel_begin(void *vst, const ws_launch_info *k)
 
 static uint32_t owl_slot_group(const owl_state *st, uint32_t cta_slot)
 {
-    return owl_group_of_slot(&st->gr, cta_slot);
+    return cta_slot < st->nslots ? st->slot_grp[cta_slot] : owl_group_of_slot(&st->gr, cta_slot);
 }
 
 /* CTA residency and the cohort of the top group (interpretation 7.1). */
@@ -217,9 +232,25 @@ static void owl_rotate(owl_state *st)
     }
 }
 
+/* Emit the valid positions of one group, `list` (m positions, ascending),
+   round-robin from the one after `start`: those above it, then the rest. */
+static uint32_t owl_emit_group(const ws_sched_view *v, const uint32_t *list, uint32_t m,
+                               uint32_t start, uint32_t *out, uint32_t k)
+{
+    uint32_t f = 0;
+    while (f < m && list[f] <= start) f++;
+    for (uint32_t j = 0; j < m; j++) {
+        uint32_t w = list[f + j < m ? f + j : f + j - m];
+        if (ws_cand_warp(v, w)->valid) out[k++] = w;
+    }
+    return k;
+}
+
 /* Groups in priority order from `base` (the current group for owl-cta,
    top otherwise); inside each, live positions round-robin from the one
-   after the group's last issuer. */
+   after the group's last issuer.  Runs every cycle on every SM, so the
+   positions are bucketed by group once (a counting sort, O(n + G))
+   instead of scanning all n positions for each of the G groups. */
 static uint32_t owl_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     owl_state *st = vst;
@@ -227,17 +258,20 @@ static uint32_t owl_order(void *vst, const ws_sched_view *v, uint32_t *out)
     uint32_t n = v->ncand < st->unit_warps ? v->ncand : st->unit_warps, k = 0;
     if (n == 0) return 0;
     owl_rotate(st);
-    for (uint32_t i = 0; i < n; i++)
-        st->grp[i] = owl_slot_group(st, ws_cand_warp(v, i)->cta_slot);
     uint32_t G = st->gr.g_core, base = st->scheme == OWL_CTA ? un->cur : st->top;
+    memset(st->gofs, 0, (G + 1) * sizeof *st->gofs);
+    for (uint32_t i = 0; i < n; i++) {
+        st->grp[i] = owl_slot_group(st, ws_cand_warp(v, i)->cta_slot);
+        st->gofs[st->grp[i] + 1]++;
+    }
+    for (uint32_t g = 0; g < G; g++) st->gofs[g + 1] += st->gofs[g];
+    for (uint32_t g = 0; g < G; g++) st->gcur[g] = st->gofs[g];
+    for (uint32_t i = 0; i < n; i++) st->byg[st->gcur[st->grp[i]]++] = i;
     for (uint32_t r = 0; r < G; r++) {
         uint32_t g = (base + r) % G;
-        uint32_t w = un->rr[g] < n ? un->rr[g] : n - 1;
-        for (uint32_t j = 0; j < n; j++) {
-            w = w + 1 == n ? 0 : w + 1;
-            if (st->grp[w] == g && ws_cand_warp(v, w)->valid)
-                out[k++] = w;
-        }
+        uint32_t start = un->rr[g] < n ? un->rr[g] : n - 1;
+        k = owl_emit_group(v, st->byg + st->gofs[g], st->gofs[g + 1] - st->gofs[g], start,
+                           out, k);
     }
     return ws_cand_to_slots(v, out, k);
 }
