@@ -40,12 +40,16 @@ typedef struct claims_expr {
     struct claims_expr *a, *b;  /* RATIO: a / b; DIFF: a - b */
 } claims_expr;
 
-enum { CLAIMS_K_BAND, CLAIMS_K_EACH, CLAIMS_K_ORDER };
+enum { CLAIMS_K_BAND, CLAIMS_K_EACH, CLAIMS_K_ORDER, CLAIMS_K_NONE };
 
 typedef struct claim {
     const char *id, *section, *text;
     char paper[128];            /* the paper's value, as text */
-    int kind;                   /* CLAIMS_K_* */
+    /* "skip": the claim is always SKIP with this reason (what it needs does
+       not exist yet, e.g. an energy model); its computation, if given, is
+       checked at load but never evaluated; NULL = evaluate */
+    const char *skip;
+    int kind;                   /* CLAIMS_K_*; NONE: a skip without a computation */
     claims_expr value;          /* BAND: the scalar; EACH/ORDER: value.sel */
     double lo, hi;              /* the band; +-INFINITY = open */
     int at_least;               /* EACH / per-benchmark ORDER: how many must hold; 0 = all */

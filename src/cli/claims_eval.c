@@ -328,6 +328,10 @@ out:
 
 static void band_text(const claim *c, char *buf, size_t len)
 {
+    if (c->kind == CLAIMS_K_NONE) {
+        snprintf(buf, len, "-");
+        return;
+    }
     if (c->kind == CLAIMS_K_ORDER) {
         snprintf(buf, len, "tolerance %g%s", c->tolerance, c->per_benchmark ? ", per benchmark" : "");
         return;
@@ -344,6 +348,11 @@ void claims_eval(const claim *c, const claims_table *t, claims_result *r)
 {
     memset(r, 0, sizeof *r);
     band_text(c, r->band, sizeof r->band);
+    if (c->skip) {              /* declared SKIP: never computed, whatever the tables hold */
+        r->verdict = CLAIMS_SKIP;
+        snprintf(r->why, sizeof r->why, "%s", c->skip);
+        return;
+    }
     if (c->kind == CLAIMS_K_BAND) eval_band(c, t, r);
     else if (c->kind == CLAIMS_K_EACH) eval_each(c, t, r);
     else if (c->per_benchmark) eval_order_each(c, t, r);

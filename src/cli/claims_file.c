@@ -199,11 +199,11 @@ static int load_head(const ctx *k, json_t *o, claim *c)
 {
     static const char *const keys[] = {"id", "section", "text", "paper", "band", "value", "each",
                                        "at_least", "order", "of", "tolerance", "per_benchmark",
-                                       NULL};
+                                       "skip", NULL};
     const char *unk;
     if (!only_keys(o, keys, &unk))
         return bad(k, "", "unknown key '%s' (valid: id, section, text, paper, band, value, each, "
-                   "at_least, order, of, tolerance, per_benchmark)", unk);
+                   "at_least, order, of, tolerance, per_benchmark, skip)", unk);
     c->section = json_string_value(json_object_get(o, "section"));
     c->text = json_string_value(json_object_get(o, "text"));
     if (!c->section) return bad(k, "section", "expected the spec section, e.g. \"ccws §8.10\"");
@@ -217,6 +217,10 @@ static int load_head(const ctx *k, json_t *o, claim *c)
         return bad(k, "at_least", "expected a count >= 1");
     c->at_least = al ? (int)json_integer_value(al) : 0;
     c->per_benchmark = json_is_true(json_object_get(o, "per_benchmark"));
+    json_t *sk = json_object_get(o, "skip");
+    if (sk && (!json_is_string(sk) || !*json_string_value(sk)))
+        return bad(k, "skip", "expected the reason the claim cannot be checked yet");
+    c->skip = sk ? json_string_value(sk) : NULL;
     return 0;
 }
 
@@ -232,6 +236,14 @@ static int load_claim(ctx *k, json_t *o, claim *c)
     if (load_head(k, o, c)) return -1;
     int nk = !!json_object_get(o, "value") + !!json_object_get(o, "each")
            + !!json_object_get(o, "order");
+    if (nk == 0 && c->skip) {   /* a declared SKIP need not say how it will be computed */
+        c->kind = CLAIMS_K_NONE;
+        if (json_object_get(o, "band") || json_object_get(o, "of") || c->at_least
+            || json_object_get(o, "tolerance") || c->per_benchmark)
+            return bad(k, "", "a \"skip\" without \"value\", \"each\" or \"order\" takes no "
+                       "band, of, tolerance, at_least or per_benchmark");
+        return 0;
+    }
     if (nk != 1) return bad(k, "", "expected exactly one of \"value\" (a scalar in the band), "
                            "\"each\" (every benchmark in the band) or \"order\"");
     if (json_object_get(o, "order")) {

@@ -170,6 +170,21 @@ static void test_skip(void **state)
     assert_non_null(strstr(r.why, "no ipc of zz"));
 }
 
+/* A declared SKIP ("skip": reason) is SKIP with its reason whatever the
+   tables hold: without a computation, and with one that would PASS. */
+static void test_declared_skip(void **state)
+{
+    (void)state;
+    claims_result r;
+    assert_int_equal(eval1("\"skip\": \"until the energy model exists\"", &r), CLAIMS_SKIP);
+    assert_string_equal(r.why, "until the energy model exists");
+    assert_string_equal(r.band, "-");
+    assert_int_equal(eval1("\"skip\": \"later\", \"band\": [2.8, 2.9], \"value\": "
+                           "{\"metric\": \"gm\", \"config\": \"gto\"}", &r), CLAIMS_SKIP);
+    assert_string_equal(r.why, "later");
+    assert_string_equal(r.band, "[2.8, 2.9]");
+}
+
 /* A config restricted to some benchmarks: its missing rows are neither
    failed runs nor errors; a metric with no row at all under a config is. */
 static void test_sparse(void **state)
@@ -245,6 +260,10 @@ static void test_load_errors(void **state)
          "($.claims[0].value): unknown key 'confg'"},
         {HEAD "\"band\": [1, 2], \"value\": {\"metric\": \"m\", \"size\": \"huge\"}}]}",
          "size: expected tiny, small or default"},
+        {HEAD "\"skip\": \"\"}]}", "($.claims[0].skip): expected the reason"},
+        {HEAD "\"skip\": 3}]}", "($.claims[0].skip): expected the reason"},
+        {HEAD "\"skip\": \"r\", \"band\": [1, 2]}]}", "($.claims[0]): a \"skip\" without"},
+        {HEAD "\"sikp\": \"r\"}]}", "unknown key 'sikp'"},
         {HEAD "\"order\": [\"a\", \"<\", \"b\"], \"per_benchmark\": true, \"of\": "
          "{\"metric\": \"m\", \"agg\": \"mean\"}}]}", "($.claims[0].of.agg): per_benchmark"},
         {"{\"claims\": [{\"section\": \"s\"}]}", "claim #1 ($.claims[0].id): expected an id"},
@@ -279,7 +298,7 @@ int main(void)
         cmocka_unit_test(test_band),        cmocka_unit_test(test_each),
         cmocka_unit_test(test_order),       cmocka_unit_test(test_skip),
         cmocka_unit_test(test_eval_errors), cmocka_unit_test(test_load_errors),
-        cmocka_unit_test(test_sparse),
+        cmocka_unit_test(test_sparse),      cmocka_unit_test(test_declared_skip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
