@@ -205,6 +205,7 @@ struct core_sm {
     mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
+    ws_l1_occupancy l1occ[WS_NL1];  /* the view's, updated each tick */
     /* the last cycle's activity (kept for skipped cycles, which repeat it):
        an instruction issued; every live warp waited on an L1 miss */
     bool issued_last, mem_blocked_last;
@@ -240,6 +241,7 @@ static inline ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
                             .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
                             .warps = sm->view, .live_warps = sm->live_warps,
                             .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
+                            .l1 = { sm->l1occ[0], sm->l1occ[1], sm->l1occ[2] },
                             .reexec_used = sm->rq_n, .reexec_size = sm->rq_cap,
                             .kernel = sm->kinfo };
 }

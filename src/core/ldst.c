@@ -486,7 +486,10 @@ void core_lsu_account_skip(core_sm *sm, uint64_t n)
 {
     uint32_t q = sm->rq_n;
     if (!q || (sm->lsu.busy && q < sm->rq_cap)) return;
-    if (q == sm->rq_cap) sm->st->reexec_full_cycles += n;
+    if (q == sm->rq_cap) {
+        sm->st->reexec_full_cycles += n;
+        if (sm->lsu.busy) sm->st->lsu_stall_cycles += n;
+    }
     sm->st->reexec_retries += n;
     uint32_t first = (uint32_t)(n % q);
     for (uint32_t j = 0; j < q; j++) {
@@ -529,6 +532,8 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     core_lsu *lsu = &sm->lsu;
     if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
         sm->st->reexec_full_cycles++;
+        /* Mascar §7: a full queue blocks the LSU's instruction too */
+        if (lsu->busy) sm->st->lsu_stall_cycles++;
         rq_serve(sm, cycle);
         return;
     }
