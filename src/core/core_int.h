@@ -205,6 +205,8 @@ struct core_sm {
     mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
+    bool lsu_stalled;             /* the LSU stalled this cycle (lsu_stall_cycles) */
+    bool hum_last;                /* this cycle was a missed hit-under-miss */
     ws_l1_occupancy l1occ[WS_NL1];  /* the view's, updated each tick */
     /* the last cycle's activity (kept for skipped cycles, which repeat it):
        an instruction issued; every live warp waited on an L1 miss */
@@ -300,6 +302,9 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle);
 void core_lsu_account_skip(core_sm *sm, uint64_t n);
 /* Transactions of parked entry `e`'s instruction not yet accepted. */
 uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
+
+/* hum.c: was this cycle a missed hit-under-miss opportunity (after issue)? */
+bool core_hum_missed(const core_sm *sm);
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
 

@@ -530,10 +530,12 @@ uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e)
 void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
+    sm->lsu_stalled = false;
     if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
         sm->st->reexec_full_cycles++;
         /* Mascar §7: a full queue blocks the LSU's instruction too */
         if (lsu->busy) sm->st->lsu_stall_cycles++;
+        sm->lsu_stalled = lsu->busy;
         rq_serve(sm, cycle);
         return;
     }
@@ -567,6 +569,7 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     if (!lsu->blocked) lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, lsu->pc, tx->addr, cycle);
     lsu->blocked = !nack;
     sm->st->lsu_stall_cycles++;
+    sm->lsu_stalled = true;
 }
 
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)

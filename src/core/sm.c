@@ -173,7 +173,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->ui = ui;
     sm->st = st;
     sm->fault = false;
-    sm->saturated = false;
+    sm->saturated = sm->lsu_stalled = sm->hum_last = false;
     sm_l1_occupancy(sm);
     sm->lsu.busy = false;
     sm->rq_n = 0;
@@ -502,6 +502,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     st->sm_active_cycles += sm->issued_last || cycle < sm->exec_until;
     sm->last_tick = cycle;
     st->mem_block_cycles += sm->mem_blocked_last;
+    sm->hum_last = sm->live_warps && core_hum_missed(sm);
+    st->missed_hum_cycles += sm->hum_last;
     st->active_warps_sum += sm->live_warps;
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += mem_l1_mshr_used(sm->l1[c]);
@@ -536,6 +538,8 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
         st->sm_active_cycles += busy < n ? busy : n;
     }
     if (sm->mem_blocked_last) st->mem_block_cycles += n;
+    /* the LSU stays stalled and nothing issues or fills while skipped */
+    if (sm->hum_last) st->missed_hum_cycles += n;
     if (sm->lsu.busy && sm->lsu.blocked) {
         /* the LSU would have retried (and failed) every skipped cycle */
         st->lsu_stall_cycles += n;
