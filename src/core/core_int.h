@@ -131,6 +131,8 @@ typedef struct core_lsu {
     bool     shmem;       /* has a shared-memory part */
     bool     blocked;     /* last try was a reservation fail */
     bool     parked;      /* a request of this instruction went to the queue */
+    bool     full_wait;   /* its request found the queue full: the LSU serves
+                             only the queue until an entry frees */
     uint64_t uid;         /* the warp's uid: its slot may be reused before
                              a store's last request is handed over */
     uint32_t ntx, next;

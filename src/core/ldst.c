@@ -268,6 +268,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         return;
     }
     lsu->busy = true;
+    lsu->full_wait = false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -531,12 +532,15 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
     sm->lsu_stalled = false;
-    if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
+    bool full = sm->rq_cap && sm->rq_n == sm->rq_cap;
+    if (full && (!lsu->busy || lsu->full_wait || lsu->shmem_cycles)) {
+        /* Mascar §2.7 rule 1(ii): the stalled LSU serves only the queue
+           (§7: a stall of the LSU's instruction) */
         sm->st->reexec_full_cycles++;
-        /* Mascar §7: a full queue blocks the LSU's instruction too */
         if (lsu->busy) sm->st->lsu_stall_cycles++;
         sm->lsu_stalled = lsu->busy;
         rq_serve(sm, cycle);
+        if (sm->rq_n < sm->rq_cap) lsu->full_wait = false;
         return;
     }
     if (!lsu->busy) {
@@ -551,6 +555,16 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     const core_tx *tx = &lsu->tx[lsu->next];
     bool nack;
     int r = lsu_access(sm, tx, lsu->warp, lsu->load, lsu->pc, false, &nack, cycle);
+    if (r == MEM_L1_FAIL && full) {
+        /* a full queue takes hits (Fig. 7: W1 hits under W0's parked miss)
+           but not a refused request: the LSU stalls from here on */
+        lsu->full_wait = true;
+        sm->st->reexec_full_cycles++;
+        sm->st->lsu_stall_cycles++;
+        sm->lsu_stalled = sm->active = true;
+        lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, lsu->pc, tx->addr, cycle);
+        return;
+    }
     if (r == MEM_L1_FAIL && sm->rq_cap) {
         rq_park(sm, cycle);
         r = MEM_L1_SENT;        /* the LSU is free of it */
