@@ -13,6 +13,8 @@
 **  parked and another warp's L1 hit is served while it waits (hit under
 **  the parked miss); a further miss with the queue full stalls the LSU.
 ** Every run checks the invariants (`check=1`) and the computed values.
+** Then the policy alone through the ABI: the saturation threshold per L1
+** (spec 2.2) and the owner protocol (claims, veto, NACKs, release; 2.5-2.7).
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,11 +206,185 @@ static void test_fig7_hit_under_parked_miss(void **state)
     free(q1);
 }
 
+/* ---- the policy alone, through the ABI -------------------------------- */
+
+enum { NW = 4 };
+
+typedef struct abi_rig {
+    const ws_warp_sched_ops *ops;
+    void *st;
+    ws_warp_view w[NW];
+    uint32_t cand[NW];
+    ws_sched_view v;
+    uint64_t ctr[WS_MAX_COUNTERS];
+} abi_rig;
+
+/* one SM of 4 warps in one scheduler unit; `min_dwell` as given */
+static void rig_init(abi_rig *r, int64_t min_dwell)
+{
+    memset(r, 0, sizeof *r);
+    r->ops = th_sched("mascar");
+    ws_param_values pv;
+    mascar_params(&pv, r->ops);
+    for (uint32_t i = 0; r->ops->params[i].name; i++)
+        if (!strcmp(r->ops->params[i].name, "min_dwell")) pv.v[i] = min_dwell;
+    ws_policy_env env = { .nsms = 1, .nwarps = NW, .nsched = 1, .max_ctas = 1,
+                          .reexec_size = 32 };
+    r->st = r->ops->init(&pv, &env);
+    assert_non_null(r->st);
+    ws_launch_info k = { .name = "k", .nsms = 1 };
+    r->ops->kernel_begin(r->st, &k);
+    for (uint32_t i = 0; i < NW; i++) {
+        r->w[i] = (ws_warp_view){ .valid = true, .slot = i, .uid = 10 + i, .age = i,
+                                  .next_class = WS_NEXT_MEM, .next_space = WS_SPACE_GLOBAL,
+                                  .next_kind = WS_MEM_LOAD, .wait_load_pc = WS_NO_PC };
+        r->cand[i] = i;
+    }
+    r->v = (ws_sched_view){ .nsched = 1, .nwarps = NW, .warps = r->w, .ncand = NW,
+                            .cand = r->cand, .live_warps = NW, .reexec_size = 32,
+                            .sched = 0 };
+    r->v.l1[WS_L1D] = (ws_l1_occupancy){ 0, 64, 0, 8 };
+    r->v.l1[WS_L1C] = (ws_l1_occupancy){ 0, 2, 0, 4 };
+    r->v.l1[WS_L1T] = (ws_l1_occupancy){ 0, 128, 0, 128 };
+}
+
+static uint64_t rig_ctr(abi_rig *r, const char *name)
+{
+    r->ops->counters(r->st, r->ctr);
+    for (uint32_t i = 0; r->ops->counter_names[i]; i++)
+        if (!strcmp(r->ops->counter_names[i], name)) return r->ctr[i];
+    fail_msg("no counter %s", name);
+    return 0;
+}
+
+/* one cycle: tick; true when it ends in MP mode (from mp_cycles) */
+static bool rig_tick_mp(abi_rig *r)
+{
+    uint64_t mp = rig_ctr(r, "mp_cycles");
+    r->v.cycle++;
+    r->ops->tick(r->st, &r->v);
+    return rig_ctr(r, "mp_cycles") > mp;
+}
+
+/* Spec 2.2: "almost full" = used >= size - slack per structure, ORed over
+   the L1s; a slack as large as the structure counts as 0 (the L1C's 2
+   MSHRs); min_dwell keeps a mode. */
+static void test_saturation_threshold(void **state)
+{
+    (void)state;
+    abi_rig r;
+    rig_init(&r, 0);
+    assert_false(rig_tick_mp(&r));
+    r.v.l1[WS_L1D].mshr_used = 59;
+    assert_false(rig_tick_mp(&r));
+    r.v.l1[WS_L1D].mshr_used = 60;                  /* 64 - mshr_slack 4 */
+    assert_true(rig_tick_mp(&r));
+    r.v.l1[WS_L1D].mshr_used = 10;
+    r.v.l1[WS_L1D].missq_used = 7;                  /* 8 - mq_slack 1 */
+    assert_true(rig_tick_mp(&r));
+    r.v.l1[WS_L1D].missq_used = 6;
+    assert_false(rig_tick_mp(&r));
+    r.v.l1[WS_L1C].mshr_used = 1;                   /* 1 of 2: not full */
+    assert_false(rig_tick_mp(&r));
+    r.v.l1[WS_L1C].mshr_used = 2;
+    assert_true(rig_tick_mp(&r));
+    r.v.l1[WS_L1C].mshr_used = 0;
+    r.v.l1[WS_L1T].missq_used = 127;
+    assert_true(rig_tick_mp(&r));
+    r.v.l1[WS_L1T].missq_used = 0;
+    assert_false(rig_tick_mp(&r));
+    assert_int_equal(rig_ctr(&r, "mode_switches"), 4);
+    r.ops->destroy(r.st);
+    /* min_dwell = 3: a mode is kept three cycles */
+    rig_init(&r, 3);
+    r.v.l1[WS_L1D].mshr_used = 64;
+    assert_false(rig_tick_mp(&r));
+    assert_false(rig_tick_mp(&r));
+    assert_false(rig_tick_mp(&r));
+    assert_true(rig_tick_mp(&r));
+    r.v.l1[WS_L1D].mshr_used = 0;
+    assert_true(rig_tick_mp(&r));
+    assert_true(rig_tick_mp(&r));
+    assert_false(rig_tick_mp(&r));
+    r.ops->destroy(r.st);
+}
+
+/* Spec 2.5-2.7: the first memory issue in MP claims ownership; others'
+   memory instructions are vetoed and their new requests NACKed, compute
+   goes first; the owner releases when its next instruction waits on its
+   own load; NACKs never in EP; MP -> EP drops the owner. */
+static void test_owner_protocol(void **state)
+{
+    (void)state;
+    abi_rig r;
+    rig_init(&r, 0);
+    uint32_t out[NW];
+    /* EP: memory first, greedy then oldest; everyone admitted */
+    r.w[2].next_class = WS_NEXT_COMPUTE;
+    r.w[2].next_space = WS_SPACE_NONE;
+    assert_false(rig_tick_mp(&r));
+    assert_int_equal(r.ops->order(r.st, &r.v, out), NW);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[3], 2);
+    ws_l1_request q = { .warp = 1, .uid = 11, .mem = WS_MEM_LOAD };
+    assert_true(r.ops->l1_admit(r.st, &r.v, &q));
+    /* MP: compute first, oldest first; warp 1 issues memory and owns */
+    r.v.l1[WS_L1D].mshr_used = 64;
+    assert_true(rig_tick_mp(&r));
+    r.ops->order(r.st, &r.v, out);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 0);
+    assert_true(r.ops->may_issue(r.st, &r.v, 1));
+    r.ops->on_issue(r.st, &r.v, 1);
+    assert_int_equal(rig_ctr(&r, "owner_grants"), 1);
+    assert_false(r.ops->may_issue(r.st, &r.v, 0));   /* memory of a non-owner */
+    assert_true(r.ops->may_issue(r.st, &r.v, 2));    /* compute of anyone */
+    assert_true(r.ops->may_issue(r.st, &r.v, 1));
+    assert_true(r.ops->l1_admit(r.st, &r.v, &q));
+    ws_l1_request o = { .warp = 3, .uid = 13, .mem = WS_MEM_LOAD, .from_reexec = true };
+    assert_false(r.ops->l1_admit(r.st, &r.v, &o));
+    assert_int_equal(rig_ctr(&r, "nacks"), 1);
+    /* a slot reused by another warp is not the owner */
+    ws_l1_request stale = { .warp = 1, .uid = 99, .mem = WS_MEM_LOAD };
+    assert_false(r.ops->l1_admit(r.st, &r.v, &stale));
+    /* a dependence on a load that is parked keeps ownership, on one in
+       flight gives it up */
+    r.w[1].waits_on_load = true;
+    r.w[1].reexec_entries = 1;
+    assert_true(rig_tick_mp(&r));
+    assert_int_equal(rig_ctr(&r, "owner_releases"), 0);
+    r.w[1].reexec_entries = 0;
+    assert_true(rig_tick_mp(&r));
+    assert_int_equal(rig_ctr(&r, "owner_releases"), 1);
+    assert_true(r.ops->may_issue(r.st, &r.v, 0));    /* nobody owns: anyone */
+    /* claim (2): the queue's head warp when the LSU serves the queue */
+    ws_reexec_entry e[2] = { { .warp = 3, .uid = 13, .pc = 7, .remaining = 1 },
+                             { .warp = 0, .uid = 10, .pc = 9, .remaining = 1 } };
+    ws_reexec_view rq = { .n = 2, .e = e };
+    assert_int_equal(r.ops->reexec_pick(r.st, &r.v, &rq), 0);
+    assert_int_equal(rig_ctr(&r, "owner_grants"), 2);
+    assert_true(r.ops->l1_admit(r.st, &r.v, &o));
+    assert_false(r.ops->l1_admit(r.st, &r.v, &q));
+    /* the owner at a barrier gives up ownership */
+    r.w[3].stall = WS_STALL_BARRIER;
+    assert_true(rig_tick_mp(&r));
+    assert_int_equal(rig_ctr(&r, "owner_releases"), 2);
+    /* back to EP: no NACK for anyone */
+    r.v.l1[WS_L1D].mshr_used = 0;
+    assert_false(rig_tick_mp(&r));
+    assert_true(r.ops->l1_admit(r.st, &r.v, &o));
+    assert_true(r.ops->l1_admit(r.st, &r.v, &q));
+    assert_int_equal(rig_ctr(&r, "nacks"), 3);
+    r.ops->destroy(r.st);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig3),
         cmocka_unit_test(test_fig7_hit_under_parked_miss),
+        cmocka_unit_test(test_saturation_threshold),
+        cmocka_unit_test(test_owner_protocol),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
