@@ -47,7 +47,7 @@
 
 /* Bumped on any change of a struct or ops table below. A plug-in built
    against another version is refused when loaded. */
-#define WS_POLICY_ABI_VERSION 4
+#define WS_POLICY_ABI_VERSION 5
 
 #define WS_NO_WARP   UINT32_MAX
 #define WS_NO_PC     UINT32_MAX
@@ -202,6 +202,13 @@ typedef struct ws_warp_view {
     uint32_t next_pc;      /* pc of the next instruction, WS_NO_PC if unknown */
 } ws_warp_view;
 
+/* One L1's MSHRs and miss queue as a scheduler sees them (ABI 5). */
+enum { WS_L1D = 0, WS_L1C, WS_L1T, WS_NL1 };
+typedef struct ws_l1_occupancy {
+    uint32_t mshr_used, mshr_size;
+    uint32_t missq_used, missq_size;
+} ws_l1_occupancy;
+
 /* One SM as a warp scheduler sees it. For order/may_issue/on_issue,
    `sched` is the asking unit and `cand` its warps (slots, ascending);
    for tick and on_event, sched = WS_NO_SCHED and cand = NULL. */
@@ -214,7 +221,10 @@ typedef struct ws_sched_view {
     uint32_t ncand;
     const uint32_t *cand;
     uint32_t live_warps, live_ctas;
-    bool     mem_saturated;     /* L1 MSHRs / miss queue nearly full */
+    bool     mem_saturated;     /* L1D MSHRs / miss queue nearly full (l1d_sat_*) */
+    /* Occupancy of the SM's L1D, L1C and L1T (WS_L1_*; ABI 5), for a
+       policy that applies its own "almost full" test (Mascar). */
+    ws_l1_occupancy l1[WS_NL1];
     uint32_t reexec_used, reexec_size;
     const ws_launch_info *kernel;
 } ws_sched_view;

@@ -104,6 +104,10 @@ typedef struct gpu_kernel_stats {
        SM-cycles - this), and MemoryBlockCycles: cycles with live warps,
        none issuing, each waiting on a load with an L1 miss outstanding */
     uint64_t sm_active_cycles, sm_warp_cycles, mem_block_cycles;
+    /* Mascar §7 (Fig. 5): SM-cycles with no issue and a stalled LSU while
+       a warp waiting for the LSU has a global load next with a line in
+       the L1D (core/hum.c) */
+    uint64_t missed_hum_cycles;
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */
 
     /* the warp scheduler's own counters (its ops->counters, read at the

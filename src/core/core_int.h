@@ -131,6 +131,8 @@ typedef struct core_lsu {
     bool     shmem;       /* has a shared-memory part */
     bool     blocked;     /* last try was a reservation fail */
     bool     parked;      /* a request of this instruction went to the queue */
+    bool     full_wait;   /* its request found the queue full: the LSU serves
+                             only the queue until an entry frees */
     uint64_t uid;         /* the warp's uid: its slot may be reused before
                              a store's last request is handed over */
     uint32_t ntx, next;
@@ -205,6 +207,9 @@ struct core_sm {
     mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
+    bool lsu_stalled;             /* the LSU stalled this cycle (lsu_stall_cycles) */
+    bool hum_last;                /* this cycle was a missed hit-under-miss */
+    ws_l1_occupancy l1occ[WS_NL1];  /* the view's, updated each tick */
     /* the last cycle's activity (kept for skipped cycles, which repeat it):
        an instruction issued; every live warp waited on an L1 miss */
     bool issued_last, mem_blocked_last;
@@ -240,6 +245,7 @@ static inline ws_sched_view core_sm_view(const core_sm *sm, uint64_t cycle)
                             .sched = WS_NO_SCHED, .nsched = sm->nsched, .nwarps = sm->nwarps,
                             .warps = sm->view, .live_warps = sm->live_warps,
                             .live_ctas = sm->live_ctas, .mem_saturated = sm->saturated,
+                            .l1 = { sm->l1occ[0], sm->l1occ[1], sm->l1occ[2] },
                             .reexec_used = sm->rq_n, .reexec_size = sm->rq_cap,
                             .kernel = sm->kinfo };
 }
@@ -298,6 +304,9 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle);
 void core_lsu_account_skip(core_sm *sm, uint64_t n);
 /* Transactions of parked entry `e`'s instruction not yet accepted. */
 uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
+
+/* hum.c: was this cycle a missed hit-under-miss opportunity (after issue)? */
+bool core_hum_missed(const core_sm *sm);
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
 

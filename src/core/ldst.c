@@ -268,6 +268,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         return;
     }
     lsu->busy = true;
+    lsu->full_wait = false;
 }
 
 /* ------------------------------------------------------------------ */
@@ -486,7 +487,10 @@ void core_lsu_account_skip(core_sm *sm, uint64_t n)
 {
     uint32_t q = sm->rq_n;
     if (!q || (sm->lsu.busy && q < sm->rq_cap)) return;
-    if (q == sm->rq_cap) sm->st->reexec_full_cycles += n;
+    if (q == sm->rq_cap) {
+        sm->st->reexec_full_cycles += n;
+        if (sm->lsu.busy) sm->st->lsu_stall_cycles += n;
+    }
     sm->st->reexec_retries += n;
     uint32_t first = (uint32_t)(n % q);
     for (uint32_t j = 0; j < q; j++) {
@@ -527,9 +531,16 @@ uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e)
 void core_lsu_tick(core_sm *sm, uint64_t cycle)
 {
     core_lsu *lsu = &sm->lsu;
-    if (sm->rq_cap && sm->rq_n == sm->rq_cap) {
+    sm->lsu_stalled = false;
+    bool full = sm->rq_cap && sm->rq_n == sm->rq_cap;
+    if (full && (!lsu->busy || lsu->full_wait || lsu->shmem_cycles)) {
+        /* Mascar §2.7 rule 1(ii): the stalled LSU serves only the queue
+           (§7: a stall of the LSU's instruction) */
         sm->st->reexec_full_cycles++;
+        if (lsu->busy) sm->st->lsu_stall_cycles++;
+        sm->lsu_stalled = lsu->busy;
         rq_serve(sm, cycle);
+        if (sm->rq_n < sm->rq_cap) lsu->full_wait = false;
         return;
     }
     if (!lsu->busy) {
@@ -544,6 +555,16 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     const core_tx *tx = &lsu->tx[lsu->next];
     bool nack;
     int r = lsu_access(sm, tx, lsu->warp, lsu->load, lsu->pc, false, &nack, cycle);
+    if (r == MEM_L1_FAIL && full) {
+        /* a full queue takes hits (Fig. 7: W1 hits under W0's parked miss)
+           but not a refused request: the LSU stalls from here on */
+        lsu->full_wait = true;
+        sm->st->reexec_full_cycles++;
+        sm->st->lsu_stall_cycles++;
+        sm->lsu_stalled = sm->active = true;
+        lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, lsu->pc, tx->addr, cycle);
+        return;
+    }
     if (r == MEM_L1_FAIL && sm->rq_cap) {
         rq_park(sm, cycle);
         r = MEM_L1_SENT;        /* the LSU is free of it */
@@ -562,6 +583,7 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
     if (!lsu->blocked) lsu_event(sm, WS_EV_LSU_STALL, lsu->warp, lsu->pc, tx->addr, cycle);
     lsu->blocked = !nack;
     sm->st->lsu_stall_cycles++;
+    sm->lsu_stalled = true;
 }
 
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)

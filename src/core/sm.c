@@ -152,6 +152,19 @@ void core_sm_free(core_sm *sm)
     free(sm);
 }
 
+/* The saturation view (ABI 5): occupancy of the data, constant and
+   texture L1s (CORE_C_* and WS_L1_* are in the same order). */
+static void sm_l1_occupancy(core_sm *sm)
+{
+    for (int c = 0; c < CORE_C_COUNT && c < WS_NL1; c++) {
+        const mem_l1 *l = sm->l1[c];
+        sm->l1occ[c] = (ws_l1_occupancy){ .mshr_used = mem_l1_mshr_used(l),
+                                          .mshr_size = mem_l1_mshr_size(l),
+                                          .missq_used = mem_l1_queue_len(l),
+                                          .missq_size = mem_l1_queue_size(l) };
+    }
+}
+
 void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
                           gpu_kernel_stats *st, const ws_launch_info *k, uint64_t cycle)
 {
@@ -160,7 +173,8 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->ui = ui;
     sm->st = st;
     sm->fault = false;
-    sm->saturated = false;
+    sm->saturated = sm->lsu_stalled = sm->hum_last = false;
+    sm_l1_occupancy(sm);
     sm->lsu.busy = false;
     sm->rq_n = 0;
     /* load records: all free */
@@ -181,6 +195,9 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     core_sm_event(sm, &e, cycle);
 }
 
+_Static_assert((int)CORE_C_L1D == (int)WS_L1D && (int)CORE_C_L1C == (int)WS_L1C
+               && (int)CORE_C_L1T == (int)WS_L1T,
+               "the view's L1 order is the SM's");
 _Static_assert(GPU_POLICY_COUNTERS == WS_MAX_COUNTERS
                && GPU_POLICY_COUNTER_NAME == WS_COUNTER_NAME,
                "common/stats.h holds the policy counters the ABI allows");
@@ -463,6 +480,7 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
         sm->active = true;
     bool sat = mem_l1_saturated(sm->l1[CORE_C_L1D], sm->cfg->l1d_sat_mshr_slack,
                                 sm->cfg->l1d_sat_missq_slack);
+    sm_l1_occupancy(sm);
     if (sat != sm->saturated) {
         sm->saturated = sat;
         ws_sched_event e = CORE_EVENT(WS_EV_MEM_SATURATED);
@@ -484,6 +502,8 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     st->sm_active_cycles += sm->issued_last || cycle < sm->exec_until;
     sm->last_tick = cycle;
     st->mem_block_cycles += sm->mem_blocked_last;
+    sm->hum_last = sm->live_warps && core_hum_missed(sm);
+    st->missed_hum_cycles += sm->hum_last;
     st->active_warps_sum += sm->live_warps;
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += mem_l1_mshr_used(sm->l1[c]);
@@ -518,6 +538,8 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
         st->sm_active_cycles += busy < n ? busy : n;
     }
     if (sm->mem_blocked_last) st->mem_block_cycles += n;
+    /* the LSU stays stalled and nothing issues or fills while skipped */
+    if (sm->hum_last) st->missed_hum_cycles += n;
     if (sm->lsu.busy && sm->lsu.blocked) {
         /* the LSU would have retried (and failed) every skipped cycle */
         st->lsu_stall_cycles += n;

@@ -291,6 +291,18 @@ static void classify_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stat
     put_u64(r, "L1D_cls_misses", k->l1d.cls_miss);
 }
 
+/* The LSU re-execution queue, L1 admission and Mascar's Fig. 5 metric,
+   for the statistics JSON of the shims (whose own fields carry
+   lsu_stall_cycles). */
+static void mascar_fields(rep *r, const gpu_kernel_stats *k)
+{
+    put_u64(r, "reexec_parked", k->reexec_parked);
+    put_u64(r, "reexec_retries", k->reexec_retries);
+    put_u64(r, "reexec_full_cycles", k->reexec_full_cycles);
+    put_u64(r, "l1_nacks", k->l1_nacks);
+    put_u64(r, "missed_hum_cycles", k->missed_hum_cycles);
+}
+
 /* The warp scheduler's own counters (ops->counters), when it has any. */
 static void policy_fields(rep *r, const gpu_kernel_stats *k)
 {
@@ -352,6 +364,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "reexec_retries", k->reexec_retries);
     put_u64(r, "reexec_full_cycles", k->reexec_full_cycles);
     put_u64(r, "l1_nacks", k->l1_nacks);
+    put_u64(r, "missed_hum_cycles", k->missed_hum_cycles);
     put_u64(r, "shmem_accesses", k->shmem_accesses);
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
@@ -391,6 +404,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     if (cfg->l1i_model) gpgpusim_cache_fields(&r, "L1I", &k->l1i);
     slot_fields(&r, k);
     activity_fields(&r, cfg, k);
+    mascar_fields(&r, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
@@ -518,6 +532,7 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->sm_active_cycles += k->sm_active_cycles;
     s->sm_warp_cycles += k->sm_warp_cycles;
     s->mem_block_cycles += k->mem_block_cycles;
+    s->missed_hum_cycles += k->missed_hum_cycles;
     /* launches under one configuration have the same scheduler and names */
     for (uint32_t i = 0; i < k->npolicy_counters; i++) {
         memcpy(s->policy_counter_names[i], k->policy_counter_names[i], GPU_POLICY_COUNTER_NAME);

@@ -369,6 +369,12 @@ bool mem_l1_saturated(const mem_l1 *l, uint32_t mshr_slack, uint32_t missq_slack
 }
 
 uint32_t mem_l1_mshr_used(const mem_l1 *l) { return l->mshr.used; }
+uint32_t mem_l1_mshr_size(const mem_l1 *l) { return l->mshr.n; }
+bool mem_l1_present(const mem_l1 *l, uint64_t addr)
+{
+    return l->cfg.enabled && mem_cache_probe(&l->tags, addr) >= 0;
+}
+uint32_t mem_l1_queue_size(const mem_l1 *l) { return l->qlimit; }
 uint32_t mem_l1_queue_len(const mem_l1 *l) { return l->qn; }
 bool mem_l1_idle(const mem_l1 *l) { return !l->mshr.used && !l->qn; }
 const gpu_cache_stats *mem_l1_stats(const mem_l1 *l) { return &l->st; }

@@ -104,6 +104,11 @@ uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evi
 bool mem_l1_saturated(const mem_l1 *l, uint32_t mshr_slack, uint32_t missq_slack);
 
 uint32_t mem_l1_mshr_used(const mem_l1 *l);
+/* MSHRs and miss-queue entries there are (the saturation view, ABI 5). */
+uint32_t mem_l1_mshr_size(const mem_l1 *l);
+/* Is the line of `addr` valid in the cache now (no side effect)? */
+bool mem_l1_present(const mem_l1 *l, uint64_t addr);
+uint32_t mem_l1_queue_size(const mem_l1 *l);
 uint32_t mem_l1_queue_len(const mem_l1 *l);
 bool mem_l1_idle(const mem_l1 *l);          /* no MSHR, nothing queued */
 const gpu_cache_stats *mem_l1_stats(const mem_l1 *l);

@@ -24,6 +24,7 @@ extern const ws_warp_sched_ops ws_warp_sched_ccws;
 extern const ws_warp_sched_ops ws_warp_sched_owl_cta;
 extern const ws_warp_sched_ops ws_warp_sched_owl_locality;
 extern const ws_warp_sched_ops ws_warp_sched_owl_blp;
+extern const ws_warp_sched_ops ws_warp_sched_mascar;
 extern const ws_fetch_ops ws_fetch_rr;
 extern const ws_cta_map_ops ws_cta_map_rr;
 extern const ws_dram_sched_ops ws_dram_sched_fcfs;
@@ -35,7 +36,8 @@ extern const ws_dram_prefetch_ops ws_dram_pf_owl;
 static const ws_warp_sched_ops *const builtin_warp[] = {
     &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
     &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws,
-    &ws_warp_sched_owl_cta, &ws_warp_sched_owl_locality, &ws_warp_sched_owl_blp, NULL
+    &ws_warp_sched_owl_cta, &ws_warp_sched_owl_locality, &ws_warp_sched_owl_blp,
+    &ws_warp_sched_mascar, NULL
 };
 static const ws_fetch_ops *const builtin_fetch[] = { &ws_fetch_rr, NULL };
 static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, NULL };

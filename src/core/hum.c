@@ -1,0 +1,47 @@
+/*
+** hum.c -- Mascar's missed hit-under-miss opportunity (spec §7, Fig. 5):
+** an SM-cycle in which the SM issued nothing, the LSU was stalled by
+** memory back-pressure (a reservation fail or policy NACK at its head, or
+** a full re-execution queue), and some warp waiting for the LSU with its
+** operands ready has a global load next of which at least one line is
+** already in the L1D.  Policy-agnostic: any scheduler gets the count.
+** Interpretations: only global-space loads are looked at (generic, local
+** and texture addresses would need the LSU's translation, and the paper's
+** kernels are global-load bound); the lanes are the warp's current SIMT
+** mask under the guard; a line present with its fill not yet validated
+** (allocate = miss reservations) does not count.  The addresses are
+** computed without side effects (emu_mem_addrs, the tracers' hook), so
+** counting changes no other number.
+*/
+#include "core_int.h"
+
+/* Does warp `w`, waiting for the LSU, have a global load next with a
+   line already in the L1D? */
+static bool hum_warp(const core_sm *sm, const core_warp *w)
+{
+    if (!w->ew || w->finished || w->stall != WS_STALL_UNIT || !w->ib_n) return false;
+    uint32_t pc = w->ib_pc[w->ib_head];
+    const core_uinfo *ui = &sm->ui[pc];
+    if (ui->kind != CORE_K_MEM || !ui->is_load || ui->space != WS_SPACE_GLOBAL) return false;
+    emu_warp *ew = w->ew;
+    if (!ew->simt_n || ew->simt[ew->simt_n - 1].pc != pc) return false;
+    const ptx_uop *u = &ew->uops[pc];
+    uint32_t mask = emu_guard_mask(ew, u, ew->simt[ew->simt_n - 1].mask);
+    if (!mask) return false;
+    emu_step_info info;
+    info.nbytes = 0;
+    emu_mem_addrs(ew, u, mask, &info);
+    if (!info.nbytes) return false;
+    const mem_l1 *l1 = sm->l1[CORE_C_L1D];
+    for (uint32_t lane = 0; lane < EMU_WARP_SIZE; lane++)
+        if ((mask >> lane & 1) && mem_l1_present(l1, info.addr[lane])) return true;
+    return false;
+}
+
+bool core_hum_missed(const core_sm *sm)
+{
+    if (!sm->lsu_stalled || sm->issued_last) return false;
+    for (uint32_t i = 0; i < sm->nwarps; i++)
+        if (hum_warp(sm, &sm->warps[i])) return true;
+    return false;
+}
