@@ -17,16 +17,9 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 bad=0
 fail() { echo "FAIL: $*"; bad=1; }
 
-run() {  # BENCH TAG SETTINGS...
-  local b="$1" tag="$2"; shift 2
-  local sets=()
-  for s in "$@"; do sets+=(--set "$s"); done
-  LD_PRELOAD="${WS_TEST_PRELOAD:-}" "$ws" bench run "$b" --size tiny --bin-dir "$tmp" --quiet \
-      --timing --config fx5800 "${sets[@]}" --per-kernel --stats-json "$tmp/$b.$tag.json" \
-      >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq 0 ] || fail "$b ($tag) exited $rc: $(tail -3 "$tmp/err")"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"
+BENCH_TINY_OPTS=(--per-kernel)
+run() { bench_tiny fx5800 "$@"; }  # BENCH TAG SETTINGS...
 
 for b in bfs kmeans memcached gcmark blackscholes; do
   run "$b" gto warp_scheduler=gto

@@ -15,21 +15,14 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 bad=0
 fail() { echo "FAIL: $*"; bad=1; }
 
-run() {  # TAG SETTINGS...
-  local tag="$1"; shift
-  local sets=()
-  for s in "$@"; do sets+=(--set "$s"); done
-  LD_PRELOAD="${WS_TEST_PRELOAD:-}" "$ws" bench run triad --size tiny --bin-dir "$tmp" --quiet \
-      --timing --config owl28 "${sets[@]}" --per-kernel --stats-json "$tmp/$tag.json" \
-      >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  [ "$rc" -eq 0 ] || fail "triad ($tag) exited $rc: $(tail -3 "$tmp/err")"
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"
+BENCH_TINY_OPTS=(--per-kernel)
+run() { bench_tiny owl28 triad "$@"; }  # TAG SETTINGS...: $tmp/triad.TAG.json
 
 run none dram_prefetch=none
 run zero dram_prefetch=owl dram_prefetch_params=pf_lower=0,pf_higher=0
 run owl dram_prefetch=owl
-python3 - "$tmp/none.json" "$tmp/zero.json" "$tmp/owl.json" <<'PY' || fail "see above"
+python3 - "$tmp/triad.none.json" "$tmp/triad.zero.json" "$tmp/triad.owl.json" <<'PY' || fail "see above"
 import json, sys
 none, zero, owl = (json.load(open(f)) for f in sys.argv[1:4])
 KEYS = ("gpu_sim_cycle", "gpu_sim_insn", "L1D_total_cache_accesses",
