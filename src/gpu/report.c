@@ -291,10 +291,10 @@ static void classify_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stat
     put_u64(r, "L1D_cls_misses", k->l1d.cls_miss);
 }
 
-/* The LSU re-execution queue, L1 admission and Mascar's Fig. 5 metric,
+/* The LSU re-execution queue, L1 admission and missed hit-under-miss (Mascar Fig. 5),
    for the statistics JSON of the shims (whose own fields carry
    lsu_stall_cycles). */
-static void mascar_fields(rep *r, const gpu_kernel_stats *k)
+static void lsu_admission_fields(rep *r, const gpu_kernel_stats *k)
 {
     put_u64(r, "reexec_parked", k->reexec_parked);
     put_u64(r, "reexec_retries", k->reexec_retries);
@@ -404,7 +404,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     if (cfg->l1i_model) gpgpusim_cache_fields(&r, "L1I", &k->l1i);
     slot_fields(&r, k);
     activity_fields(&r, cfg, k);
-    mascar_fields(&r, k);
+    lsu_admission_fields(&r, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
