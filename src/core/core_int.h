@@ -90,6 +90,17 @@ typedef struct core_warp {
     uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
 } core_warp;
 
+/* hum.c's memo for one warp slot's next instruction: the distinct L1D
+   lines of its global load (valid while insns_at = warp_insns + 1; 0 =
+   none), and whether one was present at L1D presence count `epoch`.
+   Apart from core_warp: it is large and read only in stalled cycles. */
+typedef struct core_hum {
+    uint64_t insns_at, epoch;
+    bool     any;
+    uint32_t n;
+    uint64_t line[EMU_WARP_SIZE];
+} core_hum;
+
 typedef struct core_cta {
     bool     live;
     emu_cta  ecta;
@@ -179,6 +190,7 @@ struct core_sm {
     const ws_warp_sched_ops *wp;
     void *wst;
     ws_warp_view *view;           /* [nwarps], by slot */
+    core_hum *hum;                /* [nwarps], by slot */
     core_sched *sched;
     uint32_t nsched;
     bool tick_no_skip;            /* wp ticks and cannot be told of skips */
@@ -306,7 +318,7 @@ void core_lsu_account_skip(core_sm *sm, uint64_t n);
 uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
 
 /* hum.c: was this cycle a missed hit-under-miss opportunity (after issue)? */
-bool core_hum_missed(const core_sm *sm);
+bool core_hum_missed(core_sm *sm);
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
 

@@ -15,33 +15,58 @@
 */
 #include "core_int.h"
 
+/* The distinct L1D lines of the global load at `pc` next in `w`, into
+   `h` (none when no lane is active or it reads nothing).  The warp has
+   not issued since, so its mask and address registers are unchanged. */
+static void hum_lines(const core_sm *sm, const core_warp *w, core_hum *h, uint32_t pc)
+{
+    emu_warp *ew = w->ew;
+    h->insns_at = ew->warp_insns + 1;
+    h->epoch = UINT64_MAX;
+    h->n = 0;
+    if (!ew->simt_n || ew->simt[ew->simt_n - 1].pc != pc) return;
+    const ptx_uop *u = &ew->uops[pc];
+    uint32_t mask = emu_guard_mask(ew, u, ew->simt[ew->simt_n - 1].mask);
+    if (!mask) return;
+    emu_step_info info;
+    info.nbytes = 0;
+    emu_mem_addrs(ew, u, mask, &info);
+    if (!info.nbytes) return;
+    uint32_t lb = mem_l1_line_bytes(sm->l1[CORE_C_L1D]);
+    for (uint32_t lane = 0; lane < EMU_WARP_SIZE; lane++) {
+        if (!(mask >> lane & 1)) continue;
+        uint64_t line = info.addr[lane] / lb * lb;
+        uint32_t k = 0;
+        while (k < h->n && h->line[k] != line) k++;
+        if (k == h->n) h->line[h->n++] = line;
+    }
+}
+
 /* Does warp `w`, waiting for the LSU, have a global load next with a
-   line already in the L1D? */
-static bool hum_warp(const core_sm *sm, const core_warp *w)
+   line already in the L1D?  Memoised: the lines per instruction, the
+   answer per L1D presence count (this runs every stalled cycle). */
+static bool hum_warp(const core_sm *sm, const core_warp *w, core_hum *h)
 {
     if (!w->ew || w->finished || w->stall != WS_STALL_UNIT || !w->ib_n) return false;
     uint32_t pc = w->ib_pc[w->ib_head];
     const core_uinfo *ui = &sm->ui[pc];
     if (ui->kind != CORE_K_MEM || !ui->is_load || ui->space != WS_SPACE_GLOBAL) return false;
-    emu_warp *ew = w->ew;
-    if (!ew->simt_n || ew->simt[ew->simt_n - 1].pc != pc) return false;
-    const ptx_uop *u = &ew->uops[pc];
-    uint32_t mask = emu_guard_mask(ew, u, ew->simt[ew->simt_n - 1].mask);
-    if (!mask) return false;
-    emu_step_info info;
-    info.nbytes = 0;
-    emu_mem_addrs(ew, u, mask, &info);
-    if (!info.nbytes) return false;
+    if (h->insns_at != w->ew->warp_insns + 1) hum_lines(sm, w, h, pc);
     const mem_l1 *l1 = sm->l1[CORE_C_L1D];
-    for (uint32_t lane = 0; lane < EMU_WARP_SIZE; lane++)
-        if ((mask >> lane & 1) && mem_l1_present(l1, info.addr[lane])) return true;
-    return false;
+    uint64_t epoch = mem_l1_presence(l1);
+    if (h->epoch != epoch) {
+        h->epoch = epoch;
+        h->any = false;
+        for (uint32_t k = 0; k < h->n && !h->any; k++)
+            h->any = mem_l1_present(l1, h->line[k]);
+    }
+    return h->any;
 }
 
-bool core_hum_missed(const core_sm *sm)
+bool core_hum_missed(core_sm *sm)
 {
     if (!sm->lsu_stalled || sm->issued_last) return false;
     for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (hum_warp(sm, &sm->warps[i])) return true;
+        if (hum_warp(sm, &sm->warps[i], &sm->hum[i])) return true;
     return false;
 }

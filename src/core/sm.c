@@ -34,6 +34,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc(nsched, sizeof *sm->sched);
     sm->view = calloc(sm->nwarps, sizeof *sm->view);
+    sm->hum = calloc(sm->nwarps, sizeof *sm->hum);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
     sm->nloads = sm->nwarps * CORE_SB_CAP;
     sm->loads = calloc(sm->nloads, sizeof *sm->loads);
@@ -49,7 +50,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
         if (!sm->rq || !sm->rq_view) return -1;
     }
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->fview || !sm->loads
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->fview || !sm->loads
         || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
@@ -136,6 +137,7 @@ void core_sm_free(core_sm *sm)
     }
     if (sm->wst && sm->wp->destroy) sm->wp->destroy(sm->wst);
     free(sm->view);
+    free(sm->hum);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
     core_opc_free(sm);
@@ -347,6 +349,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         uint32_t *ib_pc = w->ib_pc;
         uint64_t *ib_ready = w->ib_ready;
         memset(w, 0, sizeof *w);
+        sm->hum[slot].insns_at = 0;
         w->slot = keep_slot;
         w->sched = keep_sched;
         w->ib_pc = ib_pc;

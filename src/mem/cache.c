@@ -29,6 +29,7 @@ void mem_cache_flush(mem_cache *c)
 {
     memset(c->lines, 0, (size_t)c->sets * c->ways * sizeof *c->lines);
     c->clock = 0;
+    c->presence++;
 }
 
 /* Fermi's hashed index (GPGPU-Sim 'H').  The five low set bits are the
@@ -117,6 +118,7 @@ bool mem_cache_fill(mem_cache *c, uint64_t addr, uint32_t owner, int64_t *idx,
                     mem_cache_line *evicted)
 {
     uint64_t lineno = addr / c->line_bytes;
+    c->presence++;
     if (c->unbounded && mem_cache_probe(c, addr) < 0) cache_grow(c, lineno);
     mem_cache_line *set = cache_set(c, lineno);
     uint32_t victim = 0;
@@ -143,7 +145,13 @@ install:
 void mem_cache_invalidate(mem_cache *c, uint64_t addr)
 {
     int64_t i = mem_cache_probe(c, addr);
-    if (i >= 0) c->lines[i].valid = false;
+    if (i >= 0) mem_cache_drop(c, i);
+}
+
+void mem_cache_drop(mem_cache *c, int64_t idx)
+{
+    c->lines[idx].valid = false;
+    c->presence++;
 }
 
 /* ------------------------------------------------------------------ */
@@ -172,7 +180,7 @@ bool mem_cache_reserve(mem_cache *c, int64_t idx, uint64_t addr, uint32_t owner,
     }
     mem_cache_line *l = &c->lines[idx];
     bool displaced = l->valid;
-    if (displaced) *evicted = *l;
+    if (displaced) { *evicted = *l; c->presence++; }
     *l = (mem_cache_line){ .tag = addr / c->line_bytes, .reserved = true, .owner = owner,
                            .stamp = ++c->clock };
     return displaced;
@@ -186,6 +194,7 @@ int64_t mem_cache_validate(mem_cache *c, uint64_t addr)
         if (set[w].reserved && set[w].tag == lineno) {
             set[w].reserved = false;
             set[w].valid = true;
+            c->presence++;
             return (set - c->lines) + w;
         }
     return -1;

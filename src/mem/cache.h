@@ -49,6 +49,9 @@ typedef struct mem_cache {
     uint32_t sets, ways, line_bytes;
     uint32_t index;       /* MEM_INDEX_*; linear after init, set by the user */
     uint64_t clock;       /* use counter for LRU stamps */
+    uint64_t presence;    /* bumped whenever a line becomes or stops being
+                             valid: a reader that caches "is X present"
+                             answers re-probes only when this moved */
     mem_cache_line *lines;/* sets * ways, set-major */
     bool keep_owner;      /* touches leave `owner` alone: it stays the warp
                              that allocated the line (CCWS); set by the user */
@@ -86,6 +89,8 @@ bool mem_cache_fill(mem_cache *c, uint64_t addr, uint32_t owner, int64_t *idx,
                     mem_cache_line *evicted);
 /* Drop the line holding `addr` if present (atomics bypass the L1). */
 void mem_cache_invalidate(mem_cache *c, uint64_t addr);
+/* Line `idx` stops being valid (write-evict, invalidate). */
+void mem_cache_drop(mem_cache *c, int64_t idx);
 
 /* Allocate-on-miss: the way a miss on `addr` would reserve (the first
    invalid way of its set, else the least recently used valid one), or -1

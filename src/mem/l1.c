@@ -268,7 +268,7 @@ int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint
     if (hit >= 0) {
         /* write-evict: the written line is dropped, not refreshed (not an
            eviction: no victim is reported) */
-        if (l->cfg.write_evict) l->tags.lines[hit].valid = false;
+        if (l->cfg.write_evict) mem_cache_drop(&l->tags, hit);
         else mem_cache_touch(&l->tags, hit, warp);
         l->st.hits++;
     } else {
@@ -374,6 +374,7 @@ bool mem_l1_present(const mem_l1 *l, uint64_t addr)
 {
     return l->cfg.enabled && mem_cache_probe(&l->tags, addr) >= 0;
 }
+uint64_t mem_l1_presence(const mem_l1 *l) { return l->tags.presence; }
 uint32_t mem_l1_queue_size(const mem_l1 *l) { return l->qlimit; }
 uint32_t mem_l1_queue_len(const mem_l1 *l) { return l->qn; }
 bool mem_l1_idle(const mem_l1 *l) { return !l->mshr.used && !l->qn; }

@@ -108,6 +108,8 @@ uint32_t mem_l1_mshr_used(const mem_l1 *l);
 uint32_t mem_l1_mshr_size(const mem_l1 *l);
 /* Is the line of `addr` valid in the cache now (no side effect)? */
 bool mem_l1_present(const mem_l1 *l, uint64_t addr);
+/* A counter that moves whenever mem_l1_present may answer differently. */
+uint64_t mem_l1_presence(const mem_l1 *l);
 uint32_t mem_l1_queue_size(const mem_l1 *l);
 uint32_t mem_l1_queue_len(const mem_l1 *l);
 bool mem_l1_idle(const mem_l1 *l);          /* no MSHR, nothing queued */
