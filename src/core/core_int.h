@@ -88,6 +88,8 @@ typedef struct core_warp {
     uint64_t issued, fetched, last_fetch, last_issue;
     uint8_t  stall;       /* WS_STALL_* found this cycle */
     uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
+    bool     lsu_wait;    /* its memory instruction waits for the busy LSU:
+                             looked at again when the LSU frees (lsu_finish) */
 } core_warp;
 
 /* hum.c's memo for one warp slot's next instruction: the distinct L1D

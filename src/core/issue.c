@@ -213,8 +213,9 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
 ** Refresh the view of scheduler `s`; false when it has no live warp.
 ** A warp's stall is recomputed only when it may have changed: at the
 ** cycle its timed wait ends (`recheck`), or after an event that touched
-** the warp (issue, fetch, load return, barrier release set recheck = 0).
-** Ready warps and warps waiting for the LSU are looked at every cycle.
+** the warp (issue, fetch, load return, barrier release set recheck = 0;
+** the LSU freeing does for the warps waiting for it).  Ready warps are
+** looked at every cycle.
 */
 static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
 {
@@ -238,7 +239,11 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
         v->stall = w->stall = issue_stall(sm, w, cycle, &wake);
         bool lsu_wait = w->stall == WS_STALL_UNIT && w->ib_n
                         && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
-        w->recheck = (w->stall == WS_STALL_NONE || lsu_wait) ? cycle + 1 : wake;
+        /* a wait for the busy LSU ends only when it frees (lsu_finish) or
+           the warp's parked request is taken (rq_accepted): both reset
+           recheck, so the warp is not looked at every cycle meanwhile */
+        w->lsu_wait = lsu_wait;
+        w->recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
         if (wake < sm->wake) sm->wake = wake;
         issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
         v->issued = w->issued;

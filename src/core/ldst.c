@@ -302,6 +302,8 @@ static void lsu_finish(core_sm *sm, uint64_t cycle)
     core_lsu *lsu = &sm->lsu;
     core_warp *w = &sm->warps[lsu->warp];
     lsu->busy = false;
+    for (uint32_t i = 0; i < sm->nwarps; i++)
+        if (sm->warps[i].lsu_wait) sm->warps[i].recheck = 0;
     /* a store with parked requests is done when the last of them is */
     if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE && !w->reexec_n)
         lsu_store_done(w);

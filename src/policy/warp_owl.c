@@ -69,10 +69,16 @@ static const char *const owl_counter_names[] = {
 };
 
 /* one scheduler unit: current group (owl-cta), last issued group and the
-   round-robin pointer (a position) of each group */
+   round-robin pointer (a position) of each group; the last order it
+   returned, reused while nothing it depends on moved (`order` runs every
+   cycle, and in memory-bound phases its inputs rarely change) */
 typedef struct owl_unit {
     uint32_t cur, last_group;
     uint32_t *rr;               /* [nslots] */
+    bool     memo;              /* memo_out holds the order for memo_n/memo_valid */
+    uint32_t memo_n, memo_k;
+    uint64_t memo_valid;        /* bit i: candidate position i was valid */
+    uint32_t *memo_out;         /* [unit_warps] */
 } owl_unit;
 
 typedef struct owl_state {
@@ -97,7 +103,10 @@ static void owl_destroy(void *vst)
 {
     owl_state *st = vst;
     if (!st) return;
-    for (uint32_t u = 0; u < st->nunits; u++) free(st->unit[u].rr);
+    for (uint32_t u = 0; u < st->nunits; u++) {
+        free(st->unit[u].rr);
+        free(st->unit[u].memo_out);
+    }
     free(st->live);
     free(st->cohort);
     free(st->slot_grp);
@@ -132,7 +141,8 @@ static void *owl_init_scheme(const ws_param_values *p, const ws_policy_env *env,
     bool ok = st->live && st->cohort && st->grp && st->byg && st->slot_grp && st->gofs
               && st->gcur;
     for (uint32_t u = 0; u < nunits && ok; u++)
-        ok = (st->unit[u].rr = calloc(st->nslots, sizeof *st->unit[u].rr)) != NULL;
+        ok = (st->unit[u].rr = calloc(st->nslots, sizeof *st->unit[u].rr)) != NULL
+             && (st->unit[u].memo_out = calloc(nw, sizeof *st->unit[u].memo_out)) != NULL;
     if (!ok) {
         st->nunits = nunits;
         owl_destroy(st);
@@ -173,6 +183,7 @@ static void owl_kernel_begin(void *vst, const ws_launch_info *k)
     for (uint32_t u = 0; u < st->nunits; u++) {
         owl_unit *un = &st->unit[u];
         un->cur = un->last_group = 0;
+        un->memo = false;
         /* the unit's last position, so the first turn is position 0 (lrr) */
         for (uint32_t g = 0; g < st->nslots; g++)
             un->rr[g] = st->unit_warps ? st->unit_warps - 1 : 0;
@@ -186,12 +197,19 @@ static uint32_t owl_slot_group(const owl_state *st, uint32_t cta_slot)
     return cta_slot < st->nslots ? st->slot_grp[cta_slot] : owl_group_of_slot(&st->gr, cta_slot);
 }
 
+/* Every unit's memoised order is stale. */
+static void owl_forget(owl_state *st)
+{
+    for (uint32_t u = 0; u < st->nunits; u++) st->unit[u].memo = false;
+}
+
 /* CTA residency and the cohort of the top group (interpretation 7.1). */
 static void owl_on_event(void *vst, const ws_sched_view *v, const ws_sched_event *e)
 {
     (void)v;
     owl_state *st = vst;
     if (e->cta >= st->nslots) return;
+    if (e->kind == WS_EV_CTA_START || e->kind == WS_EV_CTA_DONE) owl_forget(st);
     if (e->kind == WS_EV_CTA_START) {
         st->live[e->cta] = true;
         if (st->filling && owl_slot_group(st, e->cta) == st->top && !st->cohort[e->cta]) {
@@ -227,6 +245,7 @@ static void owl_rotate(owl_state *st)
         if (any) {
             st->ctr[2] += g != st->top;
             st->top = g;
+            owl_forget(st);
             return;
         }
     }
@@ -251,14 +270,10 @@ static uint32_t owl_emit_group(const ws_sched_view *v, const uint32_t *list, uin
    after the group's last issuer.  Runs every cycle on every SM, so the
    positions are bucketed by group once (a counting sort, O(n + G))
    instead of scanning all n positions for each of the G groups. */
-static uint32_t owl_order(void *vst, const ws_sched_view *v, uint32_t *out)
+static uint32_t owl_order_compute(owl_state *st, owl_unit *un, const ws_sched_view *v,
+                                  uint32_t n, uint32_t *out)
 {
-    owl_state *st = vst;
-    owl_unit *un = &st->unit[v->sched < st->nunits ? v->sched : 0];
-    uint32_t n = v->ncand < st->unit_warps ? v->ncand : st->unit_warps, k = 0;
-    if (n == 0) return 0;
-    owl_rotate(st);
-    uint32_t G = st->gr.g_core, base = st->scheme == OWL_CTA ? un->cur : st->top;
+    uint32_t G = st->gr.g_core, base = st->scheme == OWL_CTA ? un->cur : st->top, k = 0;
     memset(st->gofs, 0, (G + 1) * sizeof *st->gofs);
     for (uint32_t i = 0; i < n; i++) {
         st->grp[i] = owl_slot_group(st, ws_cand_warp(v, i)->cta_slot);
@@ -276,6 +291,33 @@ static uint32_t owl_order(void *vst, const ws_sched_view *v, uint32_t *out)
     return ws_cand_to_slots(v, out, k);
 }
 
+/* The order depends on the candidates' validity and CTA slots, the unit's
+   pointers and current group, top and the groups: a warp's CTA slot
+   changes only with a CTA start, and the rest only in on_issue, on_event
+   and owl_rotate, which drop the memo; validity is compared here. */
+static uint32_t owl_order(void *vst, const ws_sched_view *v, uint32_t *out)
+{
+    owl_state *st = vst;
+    owl_unit *un = &st->unit[v->sched < st->nunits ? v->sched : 0];
+    uint32_t n = v->ncand < st->unit_warps ? v->ncand : st->unit_warps;
+    if (n == 0) return 0;
+    owl_rotate(st);
+    if (n > 64) return owl_order_compute(st, un, v, n, out);
+    uint64_t valid = 0;
+    for (uint32_t i = 0; i < n; i++) valid |= (uint64_t)ws_cand_warp(v, i)->valid << i;
+    if (un->memo && un->memo_n == n && un->memo_valid == valid) {
+        memcpy(out, un->memo_out, un->memo_k * sizeof *out);
+        return un->memo_k;
+    }
+    uint32_t k = owl_order_compute(st, un, v, n, out);
+    un->memo = true;
+    un->memo_n = n;
+    un->memo_valid = valid;
+    un->memo_k = k;
+    memcpy(un->memo_out, out, k * sizeof *out);
+    return k;
+}
+
 static void owl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
 {
     owl_state *st = vst;
@@ -284,6 +326,7 @@ static void owl_on_issue(void *vst, const ws_sched_view *v, uint32_t slot)
     if (slot >= v->nwarps) return;
     uint32_t g = owl_slot_group(st, v->warps[slot].cta_slot);
     un->rr[g] = pos;
+    un->memo = false;
     st->ctr[1] += g != un->last_group;
     un->last_group = g;
     un->cur = g;
