@@ -67,15 +67,20 @@ typedef struct core_sb_entry {
 typedef struct core_warp {
     emu_warp *ew;         /* NULL: slot free */
     bool     finished;    /* executed its last instruction */
-    uint32_t slot, sched, cta_slot;
-    uint64_t age;
-    uint64_t uid;         /* launch-wide warp id (cta_id * warps_per_cta + warp) */
+    /* read for every candidate every cycle: kept in the first cache line */
+    uint8_t  stall;       /* WS_STALL_* found this cycle */
+    bool     lsu_wait;    /* its memory instruction waits for the busy LSU:
+                             looked at again when the LSU frees (lsu_finish) */
+    uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
     /* instruction buffer: ring of pcs and the cycle each is decoded */
-    uint32_t *ib_pc;
-    uint64_t *ib_ready;
     uint32_t ib_head, ib_n;
     uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
     bool     imiss;       /* its fetch waits for an instruction-cache line */
+    uint32_t *ib_pc;
+    uint64_t *ib_ready;
+    uint32_t slot, sched, cta_slot;
+    uint64_t age;
+    uint64_t uid;         /* launch-wide warp id (cta_id * warps_per_cta + warp) */
     core_sb_entry sb[CORE_SB_CAP];
     uint32_t sb_n;
     uint32_t pending_loads;
@@ -86,10 +91,6 @@ typedef struct core_warp {
     uint32_t ivl;         /* barrier intervals completed (oracle counts) */
     uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
     uint64_t issued, fetched, last_fetch, last_issue;
-    uint8_t  stall;       /* WS_STALL_* found this cycle */
-    uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
-    bool     lsu_wait;    /* its memory instruction waits for the busy LSU:
-                             looked at again when the LSU frees (lsu_finish) */
 } core_warp;
 
 /* hum.c's memo for one warp slot's next instruction: the distinct L1D
@@ -168,6 +169,11 @@ typedef struct core_sched {
     uint32_t *cand;       /* room for every slot of the SM */
     uint32_t *order;
     uint8_t  last_slot;   /* GPU_SLOT_* of the last cycle (for skipped cycles) */
+    /* issue_refresh: no candidate's stall needs a look before `due` (the
+       least recheck at its last pass; core_warp_poke resets it), and
+       whether that pass found a live warp */
+    uint64_t due;
+    bool     live;
 } core_sched;
 
 /* ------------------------------------------------------------------ */
@@ -193,6 +199,15 @@ struct core_sm {
     void *wst;
     ws_warp_view *view;           /* [nwarps], by slot */
     core_hum *hum;                /* [nwarps], by slot */
+    /* hum.c: the slots whose last look (issue_refresh) found them waiting
+       for the LSU with a global load next (bit set), bumped `gen` on each
+       change, and the SM's last answer with the gen and L1D presence count
+       it was found at */
+    struct {
+        uint64_t *cand;           /* [(nwarps + 63) / 64] */
+        uint64_t gen, memo_gen, memo_epoch;
+        bool     memo, memo_any;
+    } humc;
     core_sched *sched;
     uint32_t nsched;
     bool tick_no_skip;            /* wp ticks and cannot be told of skips */
@@ -321,6 +336,21 @@ uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
 
 /* hum.c: was this cycle a missed hit-under-miss opportunity (after issue)? */
 bool core_hum_missed(core_sm *sm);
+/* Something touched warp `w` (issue, fetch, load return, barrier release,
+   the LSU freeing): its stall gets a fresh look next cycle. */
+static inline void core_warp_poke(core_sm *sm, core_warp *w)
+{
+    w->recheck = 0;
+    sm->sched[w->sched].due = 0;
+}
+/* issue_refresh looked at warp `w` (or found its slot empty). */
+void core_hum_note(core_sm *sm, const core_warp *w);
+/* The same, inline for the common case: not a candidate before or now. */
+static inline void core_hum_look(core_sm *sm, const core_warp *w)
+{
+    if (w->stall == WS_STALL_UNIT || (sm->humc.cand[w->slot / 64] >> (w->slot % 64) & 1))
+        core_hum_note(sm, w);
+}
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
 bool core_lsu_can_take_load(const core_sm *sm, const core_warp *w);
 

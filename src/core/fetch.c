@@ -30,8 +30,9 @@ void core_ib_flush(core_warp *w)
 
 static bool fetch_can(const core_sm *sm, const core_warp *w)
 {
-    return w->ew && !w->finished && !w->imiss && w->ew->state == EMU_W_READY
-        && w->ib_n < sm->cfg->ibuffer_size && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC);
+    /* the warp's own fields first: most cycles most buffers are full */
+    return w->ew && !w->finished && !w->imiss && w->ib_n < sm->cfg->ibuffer_size
+        && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
 }
 
 /*
@@ -67,7 +68,7 @@ void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
         if (sm->tokbuf[i] >= sm->nwarps) continue;
         core_warp *w = &sm->warps[sm->tokbuf[i]];
         w->imiss = false;
-        w->recheck = 0;
+        core_warp_poke(sm, w);
     }
     sm->active = true;
 }
@@ -100,7 +101,7 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
         w->fetch_pc = (k == CORE_K_CTRL || k == CORE_K_BAR) ? CORE_NO_PC : pc + 1;
     }
     w->last_fetch = cycle;
-    w->recheck = 0;
+    core_warp_poke(sm, w);
     sm->active = true;
 }
 

@@ -42,16 +42,36 @@ static void hum_lines(const core_sm *sm, const core_warp *w, core_hum *h, uint32
     }
 }
 
-/* Does warp `w`, waiting for the LSU, have a global load next with a
-   line already in the L1D?  Memoised: the lines per instruction, the
-   answer per L1D presence count (this runs every stalled cycle). */
-static bool hum_warp(const core_sm *sm, const core_warp *w, core_hum *h)
+/* Is `w` waiting for the LSU with a global load next? */
+static bool hum_candidate(const core_sm *sm, const core_warp *w)
 {
     if (!w->ew || w->finished || w->stall != WS_STALL_UNIT || !w->ib_n) return false;
-    uint32_t pc = w->ib_pc[w->ib_head];
-    const core_uinfo *ui = &sm->ui[pc];
-    if (ui->kind != CORE_K_MEM || !ui->is_load || ui->space != WS_SPACE_GLOBAL) return false;
-    if (h->insns_at != w->ew->warp_insns + 1) hum_lines(sm, w, h, pc);
+    const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+    return ui->kind == CORE_K_MEM && ui->is_load && ui->space == WS_SPACE_GLOBAL;
+}
+
+/*
+** Keep the candidate set: a warp's stall is written only where it is
+** looked at (issue_refresh, which calls this), and a warp issues only
+** after a look found it ready, so a set bit means "still waiting with
+** the same load next" (hum_warp re-checks the cheap part regardless).
+*/
+void core_hum_note(core_sm *sm, const core_warp *w)
+{
+    uint64_t bit = 1ull << (w->slot % 64), *word = &sm->humc.cand[w->slot / 64];
+    bool was = *word & bit, is = hum_candidate(sm, w);
+    if (was == is) return;
+    *word ^= bit;
+    sm->humc.gen++;
+}
+
+/* Does warp `w`, waiting for the LSU, have a global load next with a
+   line already in the L1D?  Memoised: the lines per instruction, the
+   answer per L1D presence count. */
+static bool hum_warp(const core_sm *sm, const core_warp *w, core_hum *h)
+{
+    if (!hum_candidate(sm, w)) return false;
+    if (h->insns_at != w->ew->warp_insns + 1) hum_lines(sm, w, h, w->ib_pc[w->ib_head]);
     const mem_l1 *l1 = sm->l1[CORE_C_L1D];
     uint64_t epoch = mem_l1_presence(l1);
     if (h->epoch != epoch) {
@@ -63,10 +83,23 @@ static bool hum_warp(const core_sm *sm, const core_warp *w, core_hum *h)
     return h->any;
 }
 
+/* Only the candidates are looked at, and not at all while neither they
+   nor the L1D's contents changed since the last answer. */
 bool core_hum_missed(core_sm *sm)
 {
     if (!sm->lsu_stalled || sm->issued_last) return false;
-    for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (hum_warp(sm, &sm->warps[i], &sm->hum[i])) return true;
-    return false;
+    uint64_t epoch = mem_l1_presence(sm->l1[CORE_C_L1D]);
+    if (sm->humc.memo && sm->humc.memo_gen == sm->humc.gen && sm->humc.memo_epoch == epoch)
+        return sm->humc.memo_any;
+    bool any = false;
+    for (uint32_t wd = 0; wd < (sm->nwarps + 63) / 64 && !any; wd++)
+        for (uint64_t m = sm->humc.cand[wd]; m && !any; m &= m - 1) {
+            uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            any = hum_warp(sm, &sm->warps[i], &sm->hum[i]);
+        }
+    sm->humc.memo = true;
+    sm->humc.memo_gen = sm->humc.gen;
+    sm->humc.memo_epoch = epoch;
+    sm->humc.memo_any = any;
+    return any;
 }

@@ -86,7 +86,7 @@ static void issue_released(core_sm *sm, const core_warp *w, uint64_t cycle)
     const core_cta *c = &sm->ctas[w->cta_slot];
     for (uint32_t i = 0; i < c->ecta.nwarps; i++) {
         core_warp *o = &sm->warps[c->slot[i]];
-        o->recheck = 0;
+        core_warp_poke(sm, o);
         if (o != w && o->ew && !o->finished && o->ew->state == EMU_W_DONE) {
             o->finished = true;
             core_ib_flush(o);
@@ -108,7 +108,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     const ptx_uop *next = emu_warp_next(ew);
     if (!next || (uint32_t)(next - ew->uops) != pc) {
         core_ib_flush(w);
-        w->recheck = 0;
+        core_warp_poke(sm, w);
         return false;
     }
     const core_uinfo *ui = &sm->ui[pc];
@@ -116,12 +116,12 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     int inst = -1;
     uint32_t load = CORE_NONE;
     if (ui->kind == CORE_K_MEM) {
-        if (sm->lsu.busy) { w->recheck = 0; return false; }
+        if (sm->lsu.busy) { core_warp_poke(sm, w); return false; }
         if (ui->is_load) load = core_load_alloc(sm, w);
     } else if (ui->unit != CORE_UNIT_NONE) {
         if ((inst = issue_unit(sm, ui->unit, cycle, &dummy)) < 0
             || !core_opc_can_issue(sm, ui, cycle, &dummy)) {
-            w->recheck = 0;
+            core_warp_poke(sm, w);
             return false;
         }
         sm->unit_free[ui->unit][inst] = cycle + ui->interval;
@@ -142,7 +142,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     }
     w->issued++;
     w->last_issue = cycle;
-    w->recheck = 0;
+    core_warp_poke(sm, w);
     sm->last_progress = cycle;
     sm->active = true;
     if (ui->kind == CORE_K_MEM) core_lsu_accept(sm, w, &info, load, cycle);
@@ -220,18 +220,28 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
 static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
+    if (cycle < sc->due) {
+        /* nothing is due and nothing was poked: every view holds */
+        if (sc->due < sm->wake) sm->wake = sc->due;
+        return sc->live;
+    }
     bool any = false;
+    uint64_t due = CORE_NEVER;
     for (uint32_t i = 0; i < sc->ncand; i++) {
         core_warp *w = &sm->warps[sc->cand[i]];
         ws_warp_view *v = &sm->view[sc->cand[i]];
         if (!w->ew || w->finished) {
-            v->valid = false;
-            v->stall = WS_STALL_EMPTY;
+            if (v->valid || v->stall != WS_STALL_EMPTY) {   /* once per emptied slot */
+                v->valid = false;
+                v->stall = WS_STALL_EMPTY;
+                core_hum_look(sm, w);
+            }
             continue;
         }
         any = true;
         if (w->recheck > cycle) {
             if (w->recheck < sm->wake) sm->wake = w->recheck;
+            if (w->recheck < due) due = w->recheck;
             continue;
         }
         uint64_t wake = CORE_NEVER;
@@ -244,6 +254,8 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
            recheck, so the warp is not looked at every cycle meanwhile */
         w->lsu_wait = lsu_wait;
         w->recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
+        if (w->recheck < due) due = w->recheck;
+        core_hum_look(sm, w);
         if (wake < sm->wake) sm->wake = wake;
         issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
         v->issued = w->issued;
@@ -251,6 +263,8 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
         v->reexec_entries = w->reexec_n;
         v->last_issue = w->last_issue;
     }
+    sc->due = due;
+    sc->live = any;
     return any;
 }
 

@@ -76,7 +76,7 @@ static void load_complete(core_sm *sm, uint32_t id, uint64_t cycle)
     load_count_like_gpgpusim(sm, ld);
     core_sb_release_load(w, id, umax(ld->ready, cycle));
     w->pending_loads--;
-    w->recheck = 0;
+    core_warp_poke(sm, w);
     sm->last_progress = cycle;
     ld->next_free = sm->load_free;
     sm->load_free = id;
@@ -303,7 +303,7 @@ static void lsu_finish(core_sm *sm, uint64_t cycle)
     core_warp *w = &sm->warps[lsu->warp];
     lsu->busy = false;
     for (uint32_t i = 0; i < sm->nwarps; i++)
-        if (sm->warps[i].lsu_wait) sm->warps[i].recheck = 0;
+        if (sm->warps[i].lsu_wait) core_warp_poke(sm, &sm->warps[i]);
     /* a store with parked requests is done when the last of them is */
     if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE && !w->reexec_n)
         lsu_store_done(w);
@@ -421,7 +421,7 @@ static void rq_accepted(core_sm *sm, const core_reexec *e, int r, uint64_t cycle
     /* a store still in the LSU is done by lsu_finish */
     bool in_lsu = sm->lsu.busy && sm->lsu.warp == e->warp && sm->lsu.uid == e->uid;
     if (e->tx.kind == MEM_WRITE && !w->reexec_n && !in_lsu) lsu_store_done(w);
-    w->recheck = 0;         /* its next memory instruction may issue now */
+    core_warp_poke(sm, w);         /* its next memory instruction may issue now */
     if (w->finished && !w->reexec_n) core_warp_finish(sm, w, cycle);
 }
 

@@ -35,6 +35,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->sched = calloc(nsched, sizeof *sm->sched);
     sm->view = calloc(sm->nwarps, sizeof *sm->view);
     sm->hum = calloc(sm->nwarps, sizeof *sm->hum);
+    sm->humc.cand = calloc((sm->nwarps + 63) / 64, sizeof *sm->humc.cand);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
     sm->nloads = sm->nwarps * CORE_SB_CAP;
     sm->loads = calloc(sm->nloads, sizeof *sm->loads);
@@ -50,7 +51,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
         if (!sm->rq || !sm->rq_view) return -1;
     }
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->fview || !sm->loads
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->humc.cand || !sm->fview || !sm->loads
         || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
@@ -138,6 +139,7 @@ void core_sm_free(core_sm *sm)
     if (sm->wst && sm->wp->destroy) sm->wp->destroy(sm->wst);
     free(sm->view);
     free(sm->hum);
+    free(sm->humc.cand);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
     for (int u = 0; u < GPU_UNIT_COUNT; u++) free(sm->unit_free[u]);
     core_opc_free(sm);
@@ -176,6 +178,9 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->st = st;
     sm->fault = false;
     sm->saturated = sm->lsu_stalled = sm->hum_last = false;
+    memset(sm->humc.cand, 0, (sm->nwarps + 63) / 64 * sizeof *sm->humc.cand);
+    sm->humc.memo = false;
+    for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
     sm_l1_occupancy(sm);
     sm->lsu.busy = false;
     sm->rq_n = 0;
@@ -367,6 +372,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
                                          .warp_in_cta = i, .next_pc = WS_NO_PC,
                                          .wait_load_pc = WS_NO_PC };
         sm_assign_sched(sm, w, cycle);
+        for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;   /* cand lists moved */
         ws_sched_event we = CORE_EVENT(WS_EV_WARP_START);
         we.warp = slot;
         core_sm_event(sm, &we, cycle);

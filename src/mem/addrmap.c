@@ -147,13 +147,11 @@ static uint64_t gather(uint64_t addr, uint64_t mask)
    first (most significant) mask bit taking v's top bit. */
 static uint64_t scatter(uint64_t v, uint64_t mask)
 {
+    /* bit k of v goes to the k-th lowest set bit of mask (gather's inverse);
+       one step per set bit, not per address bit */
     uint64_t out = 0;
-    int k = __builtin_popcountll(mask);
-    for (int b = 63; b >= 0; b--)
-        if (mask >> b & 1) {
-            k--;
-            if (v >> k & 1) out |= 1ull << b;
-        }
+    for (uint32_t k = 0; mask; k++, mask &= mask - 1)
+        if (v >> k & 1) out |= mask & -mask;
     return out;
 }
 
