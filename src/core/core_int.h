@@ -215,6 +215,8 @@ struct core_sm {
     void *fetch_st;
     ws_fetch_warp_view *fview;
     uint32_t fetch_rr;
+    bool     fetch_quiet;         /* the last fetch found no warp that could fetch,
+                                     and no warp was poked or started since */
     const ws_launch_info *kinfo;  /* the running kernel, for policies */
 
     uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
@@ -342,6 +344,7 @@ static inline void core_warp_poke(core_sm *sm, core_warp *w)
 {
     w->recheck = 0;
     sm->sched[w->sched].due = 0;
+    sm->fetch_quiet = false;
 }
 /* issue_refresh looked at warp `w` (or found its slot empty). */
 void core_hum_note(core_sm *sm, const core_warp *w);

@@ -123,12 +123,13 @@ static void fetch_oracle(const core_sm *sm, const core_warp *w, ws_fetch_warp_vi
     v->oracle_mem_to_barrier = o->ivl_mem[i] > mem_done ? (int64_t)(o->ivl_mem[i] - mem_done) : 0;
 }
 
-/* Fetch through the configured policy: it sees every slot. */
-static void fetch_by_policy(core_sm *sm, uint64_t cycle)
+/* Fetch through the configured policy: it sees every slot.  false when
+   no warp could fetch. */
+static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
 {
     uint32_t first = 0;
     while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first])) first++;
-    if (first == sm->nwarps) return;   /* the common case: every buffer is full */
+    if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
     for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
     bool any = false;
     for (uint32_t i = first; i < sm->nwarps; i++) {
@@ -149,7 +150,7 @@ static void fetch_by_policy(core_sm *sm, uint64_t cycle)
         if (w->ew) fetch_oracle(sm, w, v);
         else v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
     }
-    if (!any) return;
+    if (!any) return false;
     ws_fetch_view view = { .cycle = cycle, .sm = sm->id, .nwarps = sm->nwarps,
                            .warps = sm->fview, .kernel = sm->kinfo };
     for (uint32_t k = 0; k < sm->cfg->fetch_width; k++) {
@@ -158,10 +159,12 @@ static void fetch_by_policy(core_sm *sm, uint64_t cycle)
         fetch_warp(sm, &sm->warps[i], cycle);
         sm->fview[i].can_fetch = false;
     }
+    return true;
 }
 
-/* Built-in round robin, used when no fetch policy is configured. */
-static void fetch_round_robin(core_sm *sm, uint64_t cycle)
+/* Built-in round robin, used when no fetch policy is configured; false
+   when no warp could fetch. */
+static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
 {
     uint32_t done = 0, n = sm->nwarps;
     for (uint32_t k = 0; k < n && done < sm->cfg->fetch_width; k++) {
@@ -172,11 +175,19 @@ static void fetch_round_robin(core_sm *sm, uint64_t cycle)
         done++;
         sm->fetch_rr = (i + 1) % n;
     }
+    return done > 0;
 }
 
+/*
+** Whether a warp can fetch changes only when it issues, is flushed, its
+** instruction-cache line returns, a barrier releases it (all poke it:
+** core_warp_poke) or it starts; until then a fruitless scan is not
+** repeated.
+*/
 void core_fetch_tick(core_sm *sm, uint64_t cycle)
 {
-    if (!sm->live_warps) return;
-    if (sm->fetch_ops && sm->fetch_ops->pick) fetch_by_policy(sm, cycle);
-    else fetch_round_robin(sm, cycle);
+    if (!sm->live_warps || sm->fetch_quiet) return;
+    bool found = sm->fetch_ops && sm->fetch_ops->pick ? fetch_by_policy(sm, cycle)
+                                                      : fetch_round_robin(sm, cycle);
+    sm->fetch_quiet = !found;
 }

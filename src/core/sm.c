@@ -181,6 +181,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     memset(sm->humc.cand, 0, (sm->nwarps + 63) / 64 * sizeof *sm->humc.cand);
     sm->humc.memo = false;
     for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
+    sm->fetch_quiet = false;
     sm_l1_occupancy(sm);
     sm->lsu.busy = false;
     sm->rq_n = 0;
@@ -373,6 +374,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
                                          .wait_load_pc = WS_NO_PC };
         sm_assign_sched(sm, w, cycle);
         for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;   /* cand lists moved */
+        sm->fetch_quiet = false;
         ws_sched_event we = CORE_EVENT(WS_EV_WARP_START);
         we.warp = slot;
         core_sm_event(sm, &we, cycle);
