@@ -40,6 +40,43 @@ static void test_cache_lru(void **state)
     mem_cache_release(&c);
 }
 
+/* `presence` moves whenever a probe could answer differently (fill,
+   invalidate, a reserved way validated, a valid line displaced by a
+   reservation, write-evict) and never on a probe or a touch: the missed
+   hit-under-miss count memoises its probes on it (core/hum.c). */
+static void test_cache_presence(void **state)
+{
+    (void)state;
+    mem_cache c;
+    assert_int_equal(mem_cache_init(&c, 1, 2, 128), 0);
+    int64_t i;
+    mem_cache_line ev;
+    uint64_t p = c.presence;
+    mem_cache_fill(&c, 0, 1, &i, &ev);
+    assert_true(c.presence != p);
+    p = c.presence;
+    mem_cache_touch(&c, mem_cache_probe(&c, 0), 2);
+    assert_true(mem_cache_probe(&c, 0) >= 0);
+    assert_int_equal(c.presence, p);
+    int64_t v = mem_cache_victim(&c, 128);             /* the free way: nothing displaced */
+    assert_false(mem_cache_reserve(&c, v, 128, 3, &ev));
+    assert_int_equal(c.presence, p);
+    assert_true(mem_cache_validate(&c, 128) >= 0);     /* line 1 becomes present */
+    assert_true(c.presence != p);
+    p = c.presence;
+    v = mem_cache_victim(&c, 256);                     /* LRU valid line: line 0 */
+    assert_true(mem_cache_reserve(&c, v, 256, 4, &ev));
+    assert_true(c.presence != p);
+    p = c.presence;
+    mem_cache_invalidate(&c, 128);
+    assert_true(c.presence != p);
+    p = c.presence;
+    mem_cache_invalidate(&c, 128);                     /* already gone: may or may not move */
+    mem_cache_flush(&c);
+    assert_true(c.presence != p);
+    mem_cache_release(&c);
+}
+
 /* The line that fill put at `addr` sits in set idx / ways. */
 static uint32_t set_of(mem_cache *c, uint64_t addr)
 {
@@ -368,8 +405,10 @@ static void test_l1_write_evict(void **state)
         uint32_t nev = 0;
         assert_int_equal(acc(l, MEM_READ, 0x1000, 0, 1), MEM_L1_MISS);
         round_trip(&port, l, 0, &nev);
+        uint64_t p = mem_l1_presence(l);
         assert_int_equal(acc(l, MEM_WRITE, 0x1008, 0, 0), MEM_L1_SENT);
         assert_int_equal(mem_l1_stats(l)->hits, 1);            /* the store hit */
+        assert_int_equal(mem_l1_presence(l) != p, evict);      /* the line left */
         assert_int_equal(acc(l, MEM_READ, 0x1000, 0, 2), evict ? MEM_L1_MISS : MEM_L1_HIT);
         assert_int_equal(mem_l1_stats(l)->evictions, 0);       /* not an eviction */
         mem_l1_free(l);
@@ -458,6 +497,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cache_lru),
+        cmocka_unit_test(test_cache_presence),
         cmocka_unit_test(test_cache_set_index_hash),
         cmocka_unit_test(test_mshr_merge_and_limit),
         cmocka_unit_test(test_l1_miss_merge_fail_fill),
