@@ -51,8 +51,8 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
         if (!sm->rq || !sm->rq_view) return -1;
     }
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->humc.cand || !sm->fview || !sm->loads
-        || !sm->tokbuf)
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->humc.cand
+        || !sm->fview || !sm->loads || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
         sm->sched[s].cand = calloc(sm->nwarps, sizeof *sm->sched[s].cand);
@@ -373,8 +373,6 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
                                          .warp_in_cta = i, .next_pc = WS_NO_PC,
                                          .wait_load_pc = WS_NO_PC };
         sm_assign_sched(sm, w, cycle);
-        for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;   /* cand lists moved */
-        sm->fetch_quiet = false;
         ws_sched_event we = CORE_EVENT(WS_EV_WARP_START);
         we.warp = slot;
         core_sm_event(sm, &we, cycle);
@@ -382,6 +380,10 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
            body with no instruction, is done before it issues */
         if (w->ew->state == EMU_W_DONE) w->finished = true;
     }
+    /* the new warps (and the candidate lists assign_sched may have moved)
+       need a look, and the new warps can fetch */
+    for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
+    sm->fetch_quiet = false;
     uint32_t nw = cta->ecta.nwarps, slots[32];
     memcpy(slots, cta->slot, sizeof slots);   /* the last finish frees the CTA */
     for (uint32_t i = 0; i < nw; i++)

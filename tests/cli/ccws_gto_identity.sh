@@ -11,13 +11,7 @@
 # exits 77 (skipped) without them.
 # Run by ctest: bash ccws_gto_identity.sh WARPSIM SOURCE_DIR
 ws="$1"
-. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
-needs_cuda "$ws" "the bundled benchmarks"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-bad=0
-fail() { echo "FAIL: $*"; bad=1; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"   # skip without CUDA, $tmp, fail()
 BENCH_TINY_OPTS=(--per-kernel)
 run() { bench_tiny fx5800 "$@"; }  # BENCH TAG SETTINGS...
 

@@ -13,13 +13,7 @@
 # counters.  Needs nvcc and the CUDA shims: exits 77 (skipped) without them.
 # Run by ctest: bash mascar_invariants.sh WARPSIM SOURCE_DIR
 ws="$1"
-. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
-needs_cuda "$ws" "the bundled benchmarks"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-bad=0
-fail() { echo "FAIL: $*"; bad=1; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"   # skip without CUDA, $tmp, fail()
 run() { bench_tiny gtx480 "$@"; }  # BENCH TAG SETTINGS...
 
 for b in bfs kmeans spmv mummer blackscholes; do

@@ -9,13 +9,7 @@
 # Needs nvcc and the CUDA shims: exits 77 (skipped) without them.
 # Run by ctest: bash owl_prefetch_identity.sh WARPSIM SOURCE_DIR
 ws="$1"
-. "$(dirname "${BASH_SOURCE[0]}")/lib/needs_cuda.sh"
-needs_cuda "$ws" "the bundled benchmarks"
-tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
-bad=0
-fail() { echo "FAIL: $*"; bad=1; }
-
-. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench_tiny.sh"   # skip without CUDA, $tmp, fail()
 BENCH_TINY_OPTS=(--per-kernel)
 run() { bench_tiny owl28 triad "$@"; }  # TAG SETTINGS...: $tmp/triad.TAG.json
 
