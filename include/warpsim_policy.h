@@ -47,7 +47,7 @@
 
 /* Bumped on any change of a struct or ops table below. A plug-in built
    against another version is refused when loaded. */
-#define WS_POLICY_ABI_VERSION 5
+#define WS_POLICY_ABI_VERSION 6
 
 #define WS_NO_WARP   UINT32_MAX
 #define WS_NO_PC     UINT32_MAX
@@ -147,6 +147,9 @@ typedef struct ws_oracle_view {
     const uint32_t *ivl_start; /* [nwarps + 1] */
     const uint64_t *ivl_insns;
     const uint64_t *ivl_mem;
+    /* of ivl_mem, loads, stores and atomics of device memory (global,
+       local, generic space): the fetch-dram spec's MEM_BAR count */
+    const uint64_t *ivl_dev;
 } ws_oracle_view;
 
 typedef struct ws_launch_info {
@@ -200,6 +203,10 @@ typedef struct ws_warp_view {
     uint32_t reexec_entries; /* its requests parked in the LSU re-execution queue */
     uint64_t last_issue;   /* cycle of the last issue, 0 if none */
     uint32_t next_pc;      /* pc of the next instruction, WS_NO_PC if unknown */
+    /* the SM's fetch order of that buffered next instruction (smaller =
+       fetched earlier; UINT64_MAX when none is buffered): with a common
+       issue queue (fetch_queue), its place in the queue (ABI 6) */
+    uint64_t next_seq;
 } ws_warp_view;
 
 /* One L1's MSHRs and miss queue as a scheduler sees them (ABI 5). */

@@ -103,6 +103,17 @@ typedef struct gpu_config {
     /* front end */
     uint32_t fetch_width;                     /* warps fetched per cycle */
     uint32_t ibuffer_size;                    /* instructions per warp */
+    /* the common fetch framework of the fetch-dram study (fetch.c): one
+       instruction per fetch into an issue queue the SM's warps share;
+       0 = per-warp instruction buffers (ibuffer_size each) */
+    uint32_t fetch_queue;                     /* issue-queue entries */
+    uint32_t decode_latency;                  /* cycles from fetch to dispatchable */
+    bool     fetch_stall_mem;                 /* no fetch while a device-memory access of
+                                                 the warp is fetched and not complete */
+    uint32_t branch_resolve;                  /* a warp fetches again this many cycles
+                                                 after its branch issues (0: at once) */
+    uint32_t l1i_miss_latency;                /* l1i.model: a miss is filled after this
+                                                 many cycles; 0 = through the L2 */
     char     fetch_policy[GPU_NAME_MAX];
 
     /* issue */

@@ -60,6 +60,10 @@ typedef struct gpu_sample {
     uint64_t policy[GPU_POLICY_COUNTERS];
 } gpu_sample;
 
+/* why a warp could not fetch (fetch_queue's warp-cycle counts) */
+enum { GPU_FSTALL_BARRIER = 0, GPU_FSTALL_MEM, GPU_FSTALL_BRANCH, GPU_FSTALL_IMISS,
+       GPU_FSTALL_COUNT };
+
 typedef struct gpu_kernel_stats {
     char     name[256];
     uint32_t grid[3], block[3];
@@ -109,6 +113,21 @@ typedef struct gpu_kernel_stats {
        the L1D (core/hum.c) */
     uint64_t missed_hum_cycles;
     uint64_t skipped_cycles;         /* cycles jumped over (nothing could change) */
+    /* the fetch-dram study's statistics (spec §6), summed over SMs.
+       Fetch: SM-cycles with a fetch, with none because the issue queue was
+       full (fetch_queue), with none because no warp could fetch; warp-cycles
+       a live warp could not fetch, by reason (GPU_FSTALL_*; fetch_queue
+       only); issue-queue entries summed over SM-cycles (fetch_queue only) */
+    uint64_t fetch_cycles, fetch_queue_full_cycles, fetch_none_cycles;
+    uint64_t fetch_warp_stalls[GPU_FSTALL_COUNT];
+    uint64_t iq_occupancy_sum;
+    /* barrier wait: cycles from a warp's arrival at a barrier to its
+       release, summed over warps and barriers, and the arrivals */
+    uint64_t barrier_wait_cycles, barrier_arrivals;
+    /* device-memory (global, local) instructions: cycles from issue to
+       the return of the last transaction (loads) or acknowledgement
+       (stores, with fetch_stall_mem), summed, and their count */
+    uint64_t devmem_lat_sum, devmem_lat_count;
 
     /* the warp scheduler's own counters (its ops->counters, read at the
        kernel's end on every SM and summed), reported as "policy" */

@@ -78,6 +78,7 @@ typedef struct core_warp {
     bool     imiss;       /* its fetch waits for an instruction-cache line */
     uint32_t *ib_pc;
     uint64_t *ib_ready;
+    uint64_t *ib_seq;     /* the SM's fetch order of each (next_seq) */
     uint32_t slot, sched, cta_slot;
     uint64_t age;
     uint64_t uid;         /* launch-wide warp id (cta_id * warps_per_cta + warp) */
@@ -91,6 +92,17 @@ typedef struct core_warp {
     uint32_t ivl;         /* barrier intervals completed (oracle counts) */
     uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
     uint64_t issued, fetched, last_fetch, last_issue;
+    /* the common fetch framework (fetch.c, fetch_queue / fetch_stall_*)
+       and the fetch-dram statistics */
+    uint32_t ib_mem;      /* device-memory instructions fetched, not issued */
+    uint32_t dev_loads;   /* device-memory loads issued, not complete */
+    uint32_t dev_stores;  /* store transactions sent below, not acknowledged */
+    uint64_t store_at;    /* issue cycle of its store awaiting them (0: none) */
+    uint64_t fetch_resume;/* no fetch before this cycle: a branch resolving */
+    uint64_t bar_since;   /* cycle it arrived at the barrier it waits at */
+    uint64_t fetched_dev; /* device-memory instructions fetched */
+    uint64_t ivl_fetched, ivl_fetched_dev;  /* fetched, fetched_dev when its
+                                               barrier interval began */
 } core_warp;
 
 /* hum.c's memo for one warp slot's next instruction: the distinct L1D
@@ -125,6 +137,8 @@ typedef struct core_load {
     uint32_t lanes;
     bool     l1d_any, shmem;
     uint64_t hit_done, other_done;
+    bool     dev;         /* a device-memory instruction (core_uinfo_devmem) */
+    uint64_t issued_at;   /* its issue cycle (latency statistics) */
 } core_load;
 
 /* one memory transaction after coalescing */
@@ -217,6 +231,17 @@ struct core_sm {
     uint32_t fetch_rr;
     bool     fetch_quiet;         /* the last fetch found no warp that could fetch,
                                      and no warp was poked or started since */
+    /* the common issue queue (fetch_queue > 0): entries taken (decoding or
+       queued), the fetch order's next number, the earliest cycle a branch
+       wait ends (a quiet fetch looks again then), and what the last look
+       found, repeated in cycles it is not made (quiet or skipped) */
+    uint32_t ibuf_cap;            /* ring entries per warp: ibuffer_size, or
+                                     fetch_queue with a common queue */
+    bool     fetch_rules;         /* fetch_stall_mem or branch_resolve is on */
+    uint32_t iq_used;
+    uint64_t fetch_seq, fetch_due;
+    uint8_t  fetch_last;          /* 0 fetched, 1 queue full, 2 no warp could fetch */
+    uint32_t fstall_last[GPU_FSTALL_COUNT];
     const ws_launch_info *kinfo;  /* the running kernel, for policies */
 
     uint64_t *unit_free[GPU_UNIT_COUNT];  /* per unit instance: next free cycle */
@@ -303,7 +328,20 @@ uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 void core_fetch_tick(core_sm *sm, uint64_t cycle);
 /* a reply for the instruction cache (l1i.model) */
 void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
-void core_ib_flush(core_warp *w);
+void core_ib_flush(core_sm *sm, core_warp *w);
+/* Counters for `n` skipped cycles (core_sm_account_skip). */
+void core_fetch_account_skip(core_sm *sm, uint64_t n);
+/* The buffered head instruction of `w` has issued: drop it. */
+void core_ib_pop(core_sm *sm, core_warp *w);
+
+/* A load, store or atomic of device memory (global, local, generic): what
+   fetch_stall_mem waits for and the oracle's device-memory counts count. */
+static inline bool core_uinfo_devmem(const core_uinfo *ui)
+{
+    return ui->kind == CORE_K_MEM && ui->mem != WS_MEM_NONE
+        && (ui->space == WS_SPACE_GLOBAL || ui->space == WS_SPACE_LOCAL
+            || ui->space == WS_SPACE_GENERIC);
+}
 
 /* opcoll.c */
 int  core_opc_init(core_sm *sm);

@@ -1,38 +1,99 @@
 /*
-** fetch.c -- the fetch and decode stage: fills per-warp instruction
-** buffers.  By default the instruction cache is perfect (every fetch
-** hits), so fetch bandwidth and the fetch policy are all that limit
-** supply.  With l1i.model (GPGPU-Sim's -gpgpu_cache:il1) each line the
-** fetch enters is looked up in the SM's L1I: a miss goes to the L2 like a
-** data read and the warp fetches nothing more until the line returns
-** (GPGPU-Sim's imiss_pending; shader_core_ctx::fetch).  Instruction pc i
-** of a module sits at CORE_CODE_BASE + 8 i, GPGPU-Sim's PROGRAM_MEM_START
-** and 8-byte PTX instruction slots.
+** fetch.c -- the fetch and decode stage.  Two front ends:
 **
-** Each cycle the fetch policy picks up to `fetch_width` warps; a picked
-** warp gets as many sequential instructions as its buffer has room for
-** (one I-cache line's worth), each usable one cycle later (decode).  Fetch
-** stops after a control instruction or barrier: the issue stage flushes
-** the buffer when it executes one, and the next fetch starts from the
-** warp's real next pc (emu_warp_next), which also covers SIMT
-** reconvergence jumps.  A function's end (FUNC_END) is never fetched.
+** Per-warp instruction buffers (the default, GPGPU-Sim-like).  Each cycle
+** the fetch policy picks up to `fetch_width` warps; a picked warp gets as
+** many sequential instructions as its buffer has room for (one I-cache
+** line's worth), each usable `decode_latency` cycles later.
+**
+** The common fetch framework of the fetch-dram study (fetch_queue > 0,
+** specs/fetch-dram.md §2.0): each pick brings ONE instruction of one warp
+** into an issue queue of `fetch_queue` entries that the SM's warps share
+** (an entry is taken from fetch, through decode, to dispatch: [R] the
+** queue bounds everything fetched and not dispatched); dispatch order is
+** the warp scheduler's (the `fifo` policy dispatches oldest-fetched
+** first).  A warp may fetch unless it waits at a barrier (from the fetch
+** of the bar), for an unresolved branch (from its fetch until
+** `branch_resolve` cycles after it issues), for its device-memory access
+** (fetch_stall_mem: from the fetch of a global/local/generic load, store
+** or atomic until every transaction is back or acknowledged) or for an
+** instruction-cache line, or is finished.  Warp-cycles lost to each
+** reason, queue-full and no-warp cycles and the queue's occupancy are
+** counted (stats.h).
+**
+** Instruction cache.  By default it is perfect.  With l1i.model
+** (GPGPU-Sim's -gpgpu_cache:il1) each line the fetch enters is looked up
+** in the SM's L1I: a miss goes to the L2 like a data read, or is filled
+** after l1i.miss_latency cycles, and the warp fetches nothing more until
+** the line is there (GPGPU-Sim's imiss_pending; shader_core_ctx::fetch).
+** Instruction pc i of a module sits at CORE_CODE_BASE + 8 i, GPGPU-Sim's
+** PROGRAM_MEM_START and 8-byte PTX instruction slots.
+**
+** Either way fetch stops after a control instruction or barrier: the
+** issue stage flushes the buffer when it executes one, and the next fetch
+** starts from the warp's real next pc (emu_warp_next), which also covers
+** SIMT reconvergence jumps.  A function's end (FUNC_END) is never fetched.
 */
 #include "core_int.h"
+#include <string.h>
 
 #define CORE_CODE_BASE  0xF0000000ull   /* GPGPU-Sim's PROGRAM_MEM_START */
 #define CORE_INSN_BYTES 8u              /* its slot per PTX instruction */
 
-void core_ib_flush(core_warp *w)
+void core_ib_flush(core_sm *sm, core_warp *w)
 {
+    sm->iq_used -= w->ib_n;
     w->ib_n = 0;
+    w->ib_mem = 0;
     w->fetch_pc = CORE_NO_PC;
 }
 
-static bool fetch_can(const core_sm *sm, const core_warp *w)
+void core_ib_pop(core_sm *sm, core_warp *w)
+{
+    if (core_uinfo_devmem(&sm->ui[w->ib_pc[w->ib_head]]) && w->ib_mem) w->ib_mem--;
+    w->ib_head = (w->ib_head + 1) % sm->ibuf_cap;
+    w->ib_n--;
+    sm->iq_used--;
+}
+
+/* Is there room for one more instruction of `w`: in its buffer, and with
+   a common issue queue, in the queue? */
+static inline bool fetch_room(const core_sm *sm, const core_warp *w)
+{
+    return w->ib_n < sm->ibuf_cap && (!sm->cfg->fetch_queue || sm->iq_used < sm->cfg->fetch_queue);
+}
+
+/*
+** Why `w` may not fetch under the framework's rules (fetch_stall_mem,
+** branch_resolve; the barrier and I-cache waits hold in every mode):
+** GPU_FSTALL_*, or -1 when it may.  A branch's resolution time is noted
+** in sm->fetch_due, the cycle a quiet fetch must look again.
+*/
+static int fetch_block(core_sm *sm, const core_warp *w, uint64_t cycle)
+{
+    if (w->ew->state == EMU_W_BARRIER) return GPU_FSTALL_BARRIER;
+    if (w->imiss) return GPU_FSTALL_IMISS;
+    if (w->ib_n && w->fetch_pc == CORE_NO_PC) {
+        /* stopped after a control instruction or a barrier until it issues */
+        uint32_t last = w->ib_pc[(w->ib_head + w->ib_n - 1) % sm->ibuf_cap];
+        return sm->ui[last].kind == CORE_K_BAR ? GPU_FSTALL_BARRIER : GPU_FSTALL_BRANCH;
+    }
+    if (cycle < w->fetch_resume) {
+        if (w->fetch_resume < sm->fetch_due) sm->fetch_due = w->fetch_resume;
+        return GPU_FSTALL_BRANCH;
+    }
+    if (sm->cfg->fetch_stall_mem && (w->ib_mem || w->dev_loads || w->store_at))
+        return GPU_FSTALL_MEM;
+    return -1;
+}
+
+static bool fetch_can(core_sm *sm, const core_warp *w, uint64_t cycle)
 {
     /* the warp's own fields first: most cycles most buffers are full */
-    return w->ew && !w->finished && !w->imiss && w->ib_n < sm->cfg->ibuffer_size
-        && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
+    if (!w->ew || w->finished || w->imiss || !fetch_room(sm, w)
+        || (w->ib_n != 0 && w->fetch_pc == CORE_NO_PC) || w->ew->state != EMU_W_READY)
+        return false;
+    return !sm->fetch_rules || fetch_block(sm, w, cycle) < 0;
 }
 
 /*
@@ -73,18 +134,36 @@ void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
     sm->active = true;
 }
 
+/* Buffer instruction `pc` of `w` (fetched at `cycle`). */
+static void fetch_put(core_sm *sm, core_warp *w, uint32_t pc, uint64_t cycle)
+{
+    uint32_t i = (w->ib_head + w->ib_n) % sm->ibuf_cap;
+    const core_uinfo *ui = &sm->ui[pc];
+    w->ib_pc[i] = pc;
+    w->ib_ready[i] = cycle + sm->cfg->decode_latency;
+    w->ib_seq[i] = sm->fetch_seq++;
+    w->ib_n++;
+    sm->iq_used++;
+    w->fetched++;
+    if (core_uinfo_devmem(ui)) {
+        w->ib_mem++;
+        w->fetched_dev++;
+    }
+    w->fetch_pc = (ui->kind == CORE_K_CTRL || ui->kind == CORE_K_BAR) ? CORE_NO_PC : pc + 1;
+}
+
 static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
 {
-    uint32_t size = sm->cfg->ibuffer_size;
     uint64_t line_ok = UINT64_MAX;
+    /* the common queue takes one instruction per pick (spec §2.0) */
+    uint32_t most = sm->cfg->fetch_queue ? 1 : UINT32_MAX;
     if (w->ib_n == 0) {
         const ptx_uop *u = emu_warp_next(w->ew);
         if (!u) return;
         w->fetch_pc = (uint32_t)(u - w->ew->uops);
         w->ib_head = 0;
     }
-    while (w->ib_n < size && w->fetch_pc != CORE_NO_PC) {
-        uint32_t i = (w->ib_head + w->ib_n) % size;
+    for (uint32_t n = 0; n < most && fetch_room(sm, w) && w->fetch_pc != CORE_NO_PC; n++) {
         uint32_t pc = w->fetch_pc;
         if (w->ew->uops[pc].op == PTX_OP_FUNC_END) {
             /* not an instruction: the emulator applies it when the pc
@@ -93,12 +172,9 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
             break;
         }
         if (!fetch_line_ready(sm, w, pc, &line_ok)) break;
-        w->ib_pc[i] = pc;
-        w->ib_ready[i] = cycle + 1;
-        w->ib_n++;
-        w->fetched++;
-        uint8_t k = sm->ui[pc].kind;
-        w->fetch_pc = (k == CORE_K_CTRL || k == CORE_K_BAR) ? CORE_NO_PC : pc + 1;
+        fetch_put(sm, w, pc, cycle);
+        /* nothing after a device-memory access until it completes */
+        if (sm->cfg->fetch_stall_mem && w->ib_mem) break;
     }
     w->last_fetch = cycle;
     core_warp_poke(sm, w);
@@ -106,51 +182,48 @@ static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)
 }
 
 /* The oracle profile's counts for warp `w` (fetch policies that declare
-   WS_NEED_ORACLE): what is left of the warp and of its barrier interval. */
+   WS_NEED_ORACLE), from its fetch point (spec §7 item 3): what is left of
+   the warp, and of its barrier interval (the last interval runs to the
+   end), with the interval's device-memory instructions. */
 static void fetch_oracle(const core_sm *sm, const core_warp *w, ws_fetch_warp_view *v)
 {
     v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
     const ws_oracle_view *o = sm->kinfo ? sm->kinfo->oracle : NULL;
     if (!o || w->uid >= o->nwarps) return;
-    const emu_warp *ew = w->ew;
     uint64_t total = o->total[w->uid];
-    v->oracle_remaining = total > ew->warp_insns ? (int64_t)(total - ew->warp_insns) : 0;
+    v->oracle_remaining = total > w->fetched ? (int64_t)(total - w->fetched) : 0;
     uint32_t i = o->ivl_start[w->uid] + w->ivl;
     if (i >= o->ivl_start[w->uid + 1]) return;
-    uint64_t done = ew->warp_insns - w->ivl_base;
-    uint64_t mem_done = ew->class_insns[PTX_CLS_MEM] - w->ivl_mem_base;
+    uint64_t done = w->fetched - w->ivl_fetched;
+    uint64_t dev_done = w->fetched_dev - w->ivl_fetched_dev;
     v->oracle_to_barrier = o->ivl_insns[i] > done ? (int64_t)(o->ivl_insns[i] - done) : 0;
-    v->oracle_mem_to_barrier = o->ivl_mem[i] > mem_done ? (int64_t)(o->ivl_mem[i] - mem_done) : 0;
+    v->oracle_mem_to_barrier = o->ivl_dev[i] > dev_done ? (int64_t)(o->ivl_dev[i] - dev_done) : 0;
 }
 
-/* Fetch through the configured policy: it sees every slot.  false when
-   no warp could fetch. */
-static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
+/* Slot i's view for the fetch policy. */
+static void fetch_view_fill(const core_sm *sm, uint32_t i, bool can)
 {
-    uint32_t first = 0;
-    while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first])) first++;
-    if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
-    for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
-    bool any = false;
-    for (uint32_t i = first; i < sm->nwarps; i++) {
-        const core_warp *w = &sm->warps[i];
-        ws_fetch_warp_view *v = &sm->fview[i];
-        v->can_fetch = fetch_can(sm, w);
-        any |= v->can_fetch;
-        v->slot = i;
-        v->uid = w->uid;
-        v->age = w->age;
-        v->at_barrier = w->ew && w->ew->state == EMU_W_BARRIER;
-        v->ibuf_count = w->ib_n;
-        v->fetched = w->fetched;
-        v->issued = w->issued;
-        v->last_fetch = w->last_fetch;
-        v->pending_loads = w->pending_loads;
-        v->pending_stores = w->pending_stores;
-        if (w->ew) fetch_oracle(sm, w, v);
-        else v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
-    }
-    if (!any) return false;
+    const core_warp *w = &sm->warps[i];
+    ws_fetch_warp_view *v = &sm->fview[i];
+    v->can_fetch = can;
+    v->slot = i;
+    v->uid = w->uid;
+    v->age = w->age;
+    v->at_barrier = w->ew && w->ew->state == EMU_W_BARRIER;
+    v->ibuf_count = w->ib_n;
+    v->fetched = w->fetched;
+    v->issued = w->issued;
+    v->last_fetch = w->last_fetch;
+    v->pending_loads = w->pending_loads;
+    v->pending_stores = w->pending_stores;
+    if (w->ew) fetch_oracle(sm, w, v);
+    else v->oracle_remaining = v->oracle_to_barrier = v->oracle_mem_to_barrier = -1;
+}
+
+/* Ask the policy for up to fetch_width warps among the views' can_fetch
+   ones and fetch for them. */
+static void fetch_picks(core_sm *sm, uint64_t cycle)
+{
     ws_fetch_view view = { .cycle = cycle, .sm = sm->id, .nwarps = sm->nwarps,
                            .warps = sm->fview, .kernel = sm->kinfo };
     for (uint32_t k = 0; k < sm->cfg->fetch_width; k++) {
@@ -158,7 +231,21 @@ static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
         if (i < 0 || (uint32_t)i >= sm->nwarps || !sm->fview[i].can_fetch) break;
         fetch_warp(sm, &sm->warps[i], cycle);
         sm->fview[i].can_fetch = false;
+        if (sm->cfg->fetch_queue && sm->iq_used >= sm->cfg->fetch_queue) break;
     }
+}
+
+/* Fetch through the configured policy: it sees every slot.  false when
+   no warp could fetch. */
+static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
+{
+    uint32_t first = 0;
+    while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first], cycle)) first++;
+    if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
+    for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
+    for (uint32_t i = first; i < sm->nwarps; i++)
+        fetch_view_fill(sm, i, fetch_can(sm, &sm->warps[i], cycle));
+    fetch_picks(sm, cycle);
     return true;
 }
 
@@ -170,23 +257,76 @@ static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
     for (uint32_t k = 0; k < n && done < sm->cfg->fetch_width; k++) {
         uint32_t i = (sm->fetch_rr + k) % n;
         core_warp *w = &sm->warps[i];
-        if (!fetch_can(sm, w)) continue;
+        if (!fetch_can(sm, w, cycle)) continue;
         fetch_warp(sm, w, cycle);
         done++;
         sm->fetch_rr = (i + 1) % n;
+        if (sm->cfg->fetch_queue && sm->iq_used >= sm->cfg->fetch_queue) break;
     }
     return done > 0;
 }
 
 /*
+** The common queue's look (fetch_queue > 0): every live warp is sorted
+** into "may fetch" or a stall reason (counted), then the policy (or the
+** built-in round robin) picks among those that may, if the queue has room.
+*/
+static void fetch_queue_look(core_sm *sm, uint64_t cycle)
+{
+    memset(sm->fstall_last, 0, sizeof sm->fstall_last);
+    sm->fetch_due = CORE_NEVER;
+    bool any = false;
+    for (uint32_t i = 0; i < sm->nwarps; i++) {
+        core_warp *w = &sm->warps[i];
+        bool can = false;
+        if (w->ew && !w->finished) {
+            int b = fetch_block(sm, w, cycle);
+            if (b >= 0) sm->fstall_last[b]++;
+            else can = fetch_can(sm, w, cycle);
+        }
+        any |= can;
+        if (sm->fetch_ops && sm->fetch_ops->pick) fetch_view_fill(sm, i, can);
+    }
+    if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return; }
+    if (!any) { sm->fetch_last = 2; return; }
+    sm->fetch_last = 0;
+    if (sm->fetch_ops && sm->fetch_ops->pick) fetch_picks(sm, cycle);
+    else fetch_round_robin(sm, cycle);
+}
+
+static void fetch_count(core_sm *sm, uint64_t n)
+{
+    gpu_kernel_stats *st = sm->st;
+    st->iq_occupancy_sum += (uint64_t)sm->iq_used * n;
+    uint64_t *slot[3] = { &st->fetch_cycles, &st->fetch_queue_full_cycles, &st->fetch_none_cycles };
+    *slot[sm->fetch_last] += n;
+    for (int r = 0; r < GPU_FSTALL_COUNT; r++) st->fetch_warp_stalls[r] += sm->fstall_last[r] * n;
+}
+
+void core_fetch_account_skip(core_sm *sm, uint64_t n)
+{
+    /* a skipped cycle fetches nothing (a fetch keeps the SM active) */
+    if (sm->cfg->fetch_queue && sm->live_warps) fetch_count(sm, n);
+}
+
+/*
 ** Whether a warp can fetch changes only when it issues, is flushed, its
-** instruction-cache line returns, a barrier releases it (all poke it:
-** core_warp_poke) or it starts; until then a fruitless scan is not
-** repeated.
+** instruction-cache line returns, a barrier releases it, its memory access
+** completes (all poke it: core_warp_poke), it starts, or a branch's
+** resolution time comes (fetch_due); until then a fruitless look is not
+** repeated, and what it found is counted again.
 */
 void core_fetch_tick(core_sm *sm, uint64_t cycle)
 {
-    if (!sm->live_warps || sm->fetch_quiet) return;
+    if (!sm->live_warps) return;
+    if (sm->cfg->fetch_queue) {
+        if (!sm->fetch_quiet || cycle >= sm->fetch_due) fetch_queue_look(sm, cycle);
+        sm->fetch_quiet = sm->fetch_last != 0;
+        if (sm->fetch_due < sm->wake) sm->wake = sm->fetch_due;
+        fetch_count(sm, 1);
+        return;
+    }
+    if (sm->fetch_quiet) return;
     bool found = sm->fetch_ops && sm->fetch_ops->pick ? fetch_by_policy(sm, cycle)
                                                       : fetch_round_robin(sm, cycle);
     sm->fetch_quiet = !found;

@@ -66,13 +66,11 @@ static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *
 /* After `w` executed: drop buffered instructions that are not next. */
 static void issue_check_buffer(core_sm *sm, core_warp *w, const core_uinfo *ui)
 {
-    uint32_t size = sm->cfg->ibuffer_size;
-    w->ib_head = (w->ib_head + 1) % size;
-    w->ib_n--;
+    core_ib_pop(sm, w);
     const ptx_uop *next = emu_warp_next(w->ew);
     if (ui->kind == CORE_K_CTRL || ui->kind == CORE_K_BAR || !next || w->ew->state != EMU_W_READY
         || (w->ib_n && w->ib_pc[w->ib_head] != (uint32_t)(next - w->ew->uops)))
-        core_ib_flush(w);
+        core_ib_flush(sm, w);
 }
 
 /*
@@ -87,9 +85,14 @@ static void issue_released(core_sm *sm, const core_warp *w, uint64_t cycle)
     for (uint32_t i = 0; i < c->ecta.nwarps; i++) {
         core_warp *o = &sm->warps[c->slot[i]];
         core_warp_poke(sm, o);
+        if (o->bar_since) {
+            /* its wait at the barrier ends now (spec §6: barrier wait) */
+            sm->st->barrier_wait_cycles += cycle + 1 - o->bar_since;
+            o->bar_since = 0;
+        }
         if (o != w && o->ew && !o->finished && o->ew->state == EMU_W_DONE) {
             o->finished = true;
-            core_ib_flush(o);
+            core_ib_flush(sm, o);
             core_warp_finish(sm, o, cycle);
         }
     }
@@ -107,7 +110,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     uint32_t pc = w->ib_pc[w->ib_head];
     const ptx_uop *next = emu_warp_next(ew);
     if (!next || (uint32_t)(next - ew->uops) != pc) {
-        core_ib_flush(w);
+        core_ib_flush(sm, w);
         core_warp_poke(sm, w);
         return false;
     }
@@ -147,11 +150,17 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     sm->active = true;
     if (ui->kind == CORE_K_MEM) core_lsu_accept(sm, w, &info, load, cycle);
     issue_check_buffer(sm, w, ui);
+    if (ui->kind == CORE_K_CTRL && sm->cfg->branch_resolve)
+        w->fetch_resume = cycle + sm->cfg->branch_resolve;   /* resolved then */
     if (ew->state == EMU_W_BARRIER) {
         /* a barrier interval of the oracle profile ends with the barrier */
         w->ivl++;
         w->ivl_base = ew->warp_insns;
         w->ivl_mem_base = ew->class_insns[PTX_CLS_MEM];
+        w->ivl_fetched = w->fetched;
+        w->ivl_fetched_dev = w->fetched_dev;
+        w->bar_since = cycle + 1;      /* + 1: 0 means not waiting */
+        sm->st->barrier_arrivals++;
     }
     if (ew->state == EMU_W_BARRIER || ew->state == EMU_W_DONE) {
         /* the last arrival (or an exit) may complete a barrier */
@@ -186,6 +195,7 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
         v->next_space = ui->kind == CORE_K_MEM ? ui->space : WS_SPACE_NONE;
         v->next_kind = ui->mem;
         v->next_pc = w->ib_pc[w->ib_head];
+        v->next_seq = w->ib_seq[w->ib_head];
         uint32_t ld = on_mem ? core_sb_blocking_load(w, ui) : CORE_NONE;
         v->waits_on_load = ld != CORE_NONE;
         v->wait_load_pc = ld != CORE_NONE ? sm->loads[ld].pc : WS_NO_PC;
@@ -193,6 +203,7 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
     } else {
         w->wait_load = CORE_NONE;
         v->next_class = w->ew->state == EMU_W_BARRIER ? WS_NEXT_BARRIER : WS_NEXT_NONE;
+        v->next_seq = UINT64_MAX;
         v->next_is_load = false;
         v->next_space = WS_SPACE_NONE;
         v->next_kind = WS_MEM_NONE;

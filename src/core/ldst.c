@@ -76,6 +76,11 @@ static void load_complete(core_sm *sm, uint32_t id, uint64_t cycle)
     load_count_like_gpgpusim(sm, ld);
     core_sb_release_load(w, id, umax(ld->ready, cycle));
     w->pending_loads--;
+    if (ld->dev) {
+        w->dev_loads--;
+        sm->st->devmem_lat_sum += cycle - ld->issued_at;
+        sm->st->devmem_lat_count++;
+    }
     core_warp_poke(sm, w);
     sm->last_progress = cycle;
     ld->next_free = sm->load_free;
@@ -93,6 +98,8 @@ static void load_tx_done(core_sm *sm, uint32_t id, uint64_t ready, uint64_t cycl
     ld->ready = umax(ld->ready, ready);
     if (--ld->outstanding == 0 && ld->all_sent) load_complete(sm, id, cycle);
 }
+
+static void lsu_store_done(core_sm *sm, core_warp *w, uint64_t cycle);
 
 /* ------------------------------------------------------------------ */
 /* Accepting an instruction                                            */
@@ -231,7 +238,14 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
     *lsu = (core_lsu){ .warp = w->slot, .uid = w->uid, .load = load,
                        .pc = (uint32_t)(u - w->ew->uops) };
     bool store = u->op == PTX_OP_ST || u->op == PTX_OP_SUST;
+    bool dev = core_uinfo_devmem(&sm->ui[lsu->pc]);
     if (store) w->pending_stores++;   /* until its last transaction is handed over */
+    if (store && dev) w->store_at = cycle;  /* until handed over and acknowledged */
+    if (load != CORE_NONE) {
+        sm->loads[load].dev = dev;
+        sm->loads[load].issued_at = cycle;
+        w->dev_loads += dev;
+    }
     uint8_t kind = store ? MEM_WRITE
                  : (u->op == PTX_OP_ATOM || u->op == PTX_OP_RED) ? MEM_ATOMIC : MEM_READ;
     uint32_t mask = info->nbytes ? info->mask : 0;   /* prefetch etc.: no data moved */
@@ -259,7 +273,7 @@ void core_lsu_accept(core_sm *sm, core_warp *w, const emu_step_info *info,
         sm->loads[load].ready = cycle + sm->cfg->shmem_latency + lsu->shmem_cycles - 1;
     if (!lsu->shmem && !lsu->ntx) {
         /* nothing to move: done at once */
-        if (store) w->pending_stores--;
+        if (store) lsu_store_done(sm, w, cycle);
         if (load != CORE_NONE) {
             sm->loads[load].all_sent = true;
             sm->loads[load].ready = cycle + 1;
@@ -291,10 +305,33 @@ static void lsu_event(core_sm *sm, int kind, uint32_t warp, uint32_t pc, uint64_
     core_sm_event(sm, &e, cycle);
 }
 
+/* A device-memory store of `w` is complete when it is wholly handed over
+   and every transaction sent below is acknowledged (the fetch-dram
+   spec §7 item 16: the warp waits for the acknowledgement). */
+static void lsu_store_check(core_sm *sm, core_warp *w, uint64_t cycle)
+{
+    if (!w->store_at || w->pending_stores || w->dev_stores) return;
+    sm->st->devmem_lat_sum += cycle - w->store_at;
+    sm->st->devmem_lat_count++;
+    w->store_at = 0;
+    core_warp_poke(sm, w);
+}
+
 /* A store instruction of `w` is wholly in the L1's hands. */
-static void lsu_store_done(core_warp *w)
+static void lsu_store_done(core_sm *sm, core_warp *w, uint64_t cycle)
 {
     if (w->pending_stores) w->pending_stores--;
+    lsu_store_check(sm, w, cycle);
+}
+
+/* A write the L1D sent below (write-through: a store's) is acknowledged. */
+static void lsu_store_ack(core_sm *sm, const mem_req *rep, uint64_t cycle)
+{
+    if (rep->warp >= sm->nwarps) return;
+    core_warp *w = &sm->warps[rep->warp];
+    if (!w->ew || w->uid != rep->warp_uid || !w->dev_stores) return;
+    w->dev_stores--;
+    lsu_store_check(sm, w, cycle);
 }
 
 static void lsu_finish(core_sm *sm, uint64_t cycle)
@@ -306,7 +343,7 @@ static void lsu_finish(core_sm *sm, uint64_t cycle)
         if (sm->warps[i].lsu_wait) core_warp_poke(sm, &sm->warps[i]);
     /* a store with parked requests is done when the last of them is */
     if (lsu->pc < sm->launch->mod->nuops && sm->ui[lsu->pc].mem == WS_MEM_STORE && !w->reexec_n)
-        lsu_store_done(w);
+        lsu_store_done(sm, w, cycle);
     if (lsu->load == CORE_NONE) return;
     core_load *ld = &sm->loads[lsu->load];
     ld->all_sent = true;
@@ -372,6 +409,10 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
         break;
     default: /* SENT: stores go on alone; atomics return to their load */
         if (ld && tx->kind == MEM_ATOMIC && !retry) ld->outstanding++;
+        /* a write-through L1D's writes are acknowledged (lsu_store_ack) */
+        if (tx->kind == MEM_WRITE && tx->cache == CORE_C_L1D && sm->warps[warp].ew
+            && sm->warps[warp].store_at)
+            sm->warps[warp].dev_stores++;
         break;
     }
     /* every store the L1D took (CCWS drops the line's victim tag) */
@@ -420,7 +461,7 @@ static void rq_accepted(core_sm *sm, const core_reexec *e, int r, uint64_t cycle
     w->reexec_n--;
     /* a store still in the LSU is done by lsu_finish */
     bool in_lsu = sm->lsu.busy && sm->lsu.warp == e->warp && sm->lsu.uid == e->uid;
-    if (e->tx.kind == MEM_WRITE && !w->reexec_n && !in_lsu) lsu_store_done(w);
+    if (e->tx.kind == MEM_WRITE && !w->reexec_n && !in_lsu) lsu_store_done(sm, w, cycle);
     core_warp_poke(sm, w);         /* its next memory instruction may issue now */
     if (w->finished && !w->reexec_n) core_warp_finish(sm, w, cycle);
 }
@@ -591,6 +632,12 @@ void core_lsu_tick(core_sm *sm, uint64_t cycle)
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 {
     if (rep->src >= CORE_C_COUNT) return;
+    if (rep->kind == MEM_WRITE) {
+        /* no fill; a write-back L1D's own write-backs carry no store */
+        if (rep->src == CORE_C_L1D && !(sm->cfg->l1d.write_back && sm->cfg->l1d.enabled))
+            lsu_store_ack(sm, rep, cycle);
+        return;
+    }
     mem_l1 *l1 = sm->l1[rep->src];
     uint32_t *tokens = sm->tokbuf;
     mem_l1_evict ev;

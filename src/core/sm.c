@@ -29,7 +29,10 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->nsched = nsched;
     sm->nwarps = per * nsched;
     sm->nctas = cfg->max_ctas_per_sm ? cfg->max_ctas_per_sm : 1;
-    uint32_t ib = cfg->ibuffer_size ? cfg->ibuffer_size : 1;
+    /* with a common issue queue one warp may hold all of it */
+    uint32_t ib = cfg->fetch_queue ? cfg->fetch_queue : cfg->ibuffer_size ? cfg->ibuffer_size : 1;
+    sm->ibuf_cap = ib;
+    sm->fetch_rules = cfg->fetch_stall_mem || cfg->branch_resolve;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
     sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc(nsched, sizeof *sm->sched);
@@ -70,7 +73,8 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
                                       .next_pc = WS_NO_PC, .wait_load_pc = WS_NO_PC };
         w->ib_pc = calloc(ib, sizeof *w->ib_pc);
         w->ib_ready = calloc(ib, sizeof *w->ib_ready);
-        if (!w->ib_pc || !w->ib_ready) return -1;
+        w->ib_seq = calloc(ib, sizeof *w->ib_seq);
+        if (!w->ib_pc || !w->ib_ready || !w->ib_seq) return -1;
     }
     for (int u = 0; u < GPU_UNIT_COUNT; u++) {
         sm->nunits[u] = cfg->units[u];
@@ -131,6 +135,7 @@ void core_sm_free(core_sm *sm)
     for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
         free(sm->warps[i].ib_pc);
         free(sm->warps[i].ib_ready);
+        free(sm->warps[i].ib_seq);
     }
     for (uint32_t s = 0; sm->sched && s < sm->nsched; s++) {
         free(sm->sched[s].cand);
@@ -182,6 +187,10 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->humc.memo = false;
     for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
     sm->fetch_quiet = false;
+    sm->iq_used = 0;                  /* every warp of the last kernel flushed */
+    sm->fetch_due = CORE_NEVER;
+    sm->fetch_last = 2;
+    memset(sm->fstall_last, 0, sizeof sm->fstall_last);
     sm_l1_occupancy(sm);
     sm->lsu.busy = false;
     sm->rq_n = 0;
@@ -353,13 +362,15 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         core_warp *w = &sm->warps[slot];
         uint32_t keep_slot = w->slot, keep_sched = w->sched;
         uint32_t *ib_pc = w->ib_pc;
-        uint64_t *ib_ready = w->ib_ready;
+        uint64_t *ib_ready = w->ib_ready, *ib_seq = w->ib_seq;
         memset(w, 0, sizeof *w);
         sm->hum[slot].insns_at = 0;
         w->slot = keep_slot;
         w->sched = keep_sched;
         w->ib_pc = ib_pc;
         w->ib_ready = ib_ready;
+        w->ib_seq = ib_seq;
+        w->last_fetch = cycle;        /* LRF: resident from now (spec §7 item 2) */
         w->ew = &cta->ecta.warps[i];
         w->cta_slot = cs;
         w->age = sm->next_age++;
@@ -445,7 +456,7 @@ void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
     core_sm_event(sm, &e, cycle);     /* told while its slot still names it */
     w->ew = NULL;
     w->finished = false;
-    core_ib_flush(w);
+    core_ib_flush(sm, w);
     core_sb_clear(w);
     sm->live_warps--;
     sm->view[w->slot].valid = false;
@@ -463,7 +474,7 @@ void core_sm_abort(core_sm *sm)
         sm->warps[i].ew = NULL;
         sm->warps[i].finished = false;
         sm->warps[i].pending_loads = 0;
-        core_ib_flush(&sm->warps[i]);
+        core_ib_flush(sm, &sm->warps[i]);
         core_sb_clear(&sm->warps[i]);
     }
     sm->live_ctas = sm->live_warps = 0;
@@ -559,6 +570,7 @@ void core_sm_account_skip(core_sm *sm, uint64_t n)
         mem_l1_repeat_fail(sm->l1[sm->lsu.tx[sm->lsu.next].cache], n);
     }
     core_lsu_account_skip(sm, n);
+    core_fetch_account_skip(sm, n);
     for (int c = 0; c < CORE_C_COUNT; c++)
         mem_l1_stats_mut(sm->l1[c])->mshr_occupancy_sum += (uint64_t)mem_l1_mshr_used(sm->l1[c]) * n;
 }

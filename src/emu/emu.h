@@ -572,6 +572,8 @@ typedef struct emu_profile {
                                    ivl_*[ivl_start[w] .. ivl_start[w+1]) */
     uint64_t *ivl_insns;        /* instructions of each interval */
     uint64_t *ivl_mem;          /* memory instructions of each interval */
+    uint64_t *ivl_dev;          /* of them, loads, stores and atomics of device
+                                   memory (global, local, generic space) */
     uint32_t nivl;              /* intervals in all */
     uint64_t min_total, max_total;  /* over warps that executed anything */
     uint64_t insns;             /* sum of total[] */

@@ -13,9 +13,28 @@
 /* Intervals of one CTA's warps as they are found (warps interleave at
    barriers), flushed in warp order when the CTA is done. */
 typedef struct ivl_buf {
-    uint64_t *insns, *mem;
+    uint64_t *insns, *mem, *dev;
     uint32_t n, cap;
 } ivl_buf;
+
+/* A warp's counters where its current interval began, and its count of
+   device-memory instructions (kept here: the emulator does not count them) */
+typedef struct ivl_mark {
+    uint64_t insns, mem, dev, dev_now;
+} ivl_mark;
+
+/* A load, store or atomic of device memory: global, local or generic
+   (generic counts as device memory: where it points is known only at run
+   time).  The fetch-dram spec's MEM_BAR and fetch stall count these. */
+static bool prof_is_devmem(const ptx_uop *u)
+{
+    if (!u || ptx_opcode_class[u->op] != PTX_CLS_MEM) return false;
+    if (u->op != PTX_OP_LD && u->op != PTX_OP_LDU && u->op != PTX_OP_ST && u->op != PTX_OP_ATOM
+        && u->op != PTX_OP_RED)
+        return false;
+    return u->space == PTX_SPACE_GLOBAL || u->space == PTX_SPACE_LOCAL
+        || u->space == PTX_SPACE_NONE;
+}
 
 typedef struct prof_build {
     emu_profile *p;
@@ -23,31 +42,37 @@ typedef struct prof_build {
     ivl_buf *cur;               /* [warps_per_cta] */
 } prof_build;
 
-static int ivl_push(ivl_buf *b, uint64_t insns, uint64_t mem)
+static int grow(uint64_t **a, uint32_t cap)
+{
+    uint64_t *x = realloc(*a, cap * sizeof *x);
+    if (!x) return -1;
+    *a = x;
+    return 0;
+}
+
+static int ivl_push(ivl_buf *b, uint64_t insns, uint64_t mem, uint64_t dev)
 {
     if (b->n == b->cap) {
         uint32_t cap = b->cap ? b->cap * 2 : 4;
-        uint64_t *i = realloc(b->insns, cap * sizeof *i);
-        if (!i) return -1;
-        b->insns = i;
-        uint64_t *m = realloc(b->mem, cap * sizeof *m);
-        if (!m) return -1;
-        b->mem = m;
+        if (grow(&b->insns, cap) || grow(&b->mem, cap) || grow(&b->dev, cap)) return -1;
         b->cap = cap;
     }
     b->insns[b->n] = insns;
     b->mem[b->n] = mem;
+    b->dev[b->n] = dev;
     b->n++;
     return 0;
 }
 
 /* Close warp `w`'s current interval at its counters now. */
-static int close_interval(ivl_buf *b, const emu_warp *w, uint64_t *done, uint64_t *mem_done)
+static int close_interval(ivl_buf *b, const emu_warp *w, ivl_mark *k)
 {
-    uint64_t insns = w->warp_insns - *done, mem = w->class_insns[PTX_CLS_MEM] - *mem_done;
-    *done = w->warp_insns;
-    *mem_done = w->class_insns[PTX_CLS_MEM];
-    return ivl_push(b, insns, mem);
+    uint64_t insns = w->warp_insns - k->insns, mem = w->class_insns[PTX_CLS_MEM] - k->mem;
+    uint64_t dev = k->dev_now - k->dev;
+    k->insns = w->warp_insns;
+    k->mem = w->class_insns[PTX_CLS_MEM];
+    k->dev = k->dev_now;
+    return ivl_push(b, insns, mem, dev);
 }
 
 /* Append the CTA's intervals to the profile, warp by warp. */
@@ -59,18 +84,15 @@ static int flush_cta(prof_build *pb, const emu_cta *cta)
         if (p->nivl + b->n > pb->cap_ivl) {
             uint32_t cap = pb->cap_ivl ? pb->cap_ivl : 64;
             while (cap < p->nivl + b->n) cap *= 2;
-            uint64_t *x = realloc(p->ivl_insns, cap * sizeof *x);
-            if (!x) return -1;
-            p->ivl_insns = x;
-            x = realloc(p->ivl_mem, cap * sizeof *x);
-            if (!x) return -1;
-            p->ivl_mem = x;
+            if (grow(&p->ivl_insns, cap) || grow(&p->ivl_mem, cap) || grow(&p->ivl_dev, cap))
+                return -1;
             pb->cap_ivl = cap;
         }
         uint64_t uid = (uint64_t)cta->linear * p->warps_per_cta + i;
         p->ivl_start[uid] = p->nivl;
         memcpy(p->ivl_insns + p->nivl, b->insns, b->n * sizeof *b->insns);
         memcpy(p->ivl_mem + p->nivl, b->mem, b->n * sizeof *b->mem);
+        memcpy(p->ivl_dev + p->nivl, b->dev, b->n * sizeof *b->dev);
         p->nivl += b->n;
         p->ivl_start[uid + 1] = p->nivl;
         const emu_warp *w = &cta->warps[i];
@@ -94,18 +116,18 @@ static int flush_cta(prof_build *pb, const emu_cta *cta)
 static int run_cta(prof_build *pb, emu_cta *cta)
 {
     uint32_t n = cta->nwarps;
-    uint64_t done[n ? n : 1], mem_done[n ? n : 1];
-    memset(done, 0, sizeof done);
-    memset(mem_done, 0, sizeof mem_done);
+    ivl_mark mark[n ? n : 1];
+    memset(mark, 0, sizeof mark);
     for (;;) {
         bool all_done = true;
         for (uint32_t i = 0; i < n; i++) {
             emu_warp *w = &cta->warps[i];
             for (uint64_t k = 1; w->state == EMU_W_READY; k++) {
+                mark[i].dev_now += prof_is_devmem(emu_warp_next(w));
                 if (emu_warp_step(w, NULL)) return -1;
                 if (k % EMU_QUANTUM == 0 && emu_check_progress(w->launch, cta, 1)) return -1;
                 if (w->state == EMU_W_READY) continue;
-                if (close_interval(&pb->cur[i], w, &done[i], &mem_done[i])) return -2;
+                if (close_interval(&pb->cur[i], w, &mark[i])) return -2;
             }
             all_done &= w->state == EMU_W_DONE;
         }
@@ -172,6 +194,7 @@ int emu_profile_build(const emu_launch *l, emu_profile *p, char *err, size_t err
     for (uint32_t i = 0; pb.cur && i < p->warps_per_cta; i++) {
         free(pb.cur[i].insns);
         free(pb.cur[i].mem);
+        free(pb.cur[i].dev);
     }
     free(pb.cur);
     if (pl.out) fclose(pl.out);
@@ -194,6 +217,7 @@ void emu_profile_free(emu_profile *p)
     free(p->ivl_start);
     free(p->ivl_insns);
     free(p->ivl_mem);
+    free(p->ivl_dev);
     memset(p, 0, sizeof *p);
 }
 

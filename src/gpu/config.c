@@ -123,6 +123,20 @@ static const cfg_param params[] = {
     U32("ibuffer_size", ibuffer_size, "2", "instructions", 1, 64,
         "instruction buffer entries per warp"),
     STR("fetch_policy", fetch_policy, "rr", "fetch policy (warpsim policies)"),
+    /* the fetch-dram spec §2.0 framework; off by default (GPGPU-Sim-like
+       per-warp buffers) */
+    U32("fetch_queue", fetch_queue, "0", "instructions", 0, 1024,
+        "common issue queue shared by an SM's warps: each fetch brings one instruction of "
+        "one warp into it, dispatch takes them out (fetch-dram spec 2.0); 0 = per-warp "
+        "instruction buffers of ibuffer_size"),
+    U32("decode_latency", decode_latency, "1", "cycles", 1, 64,
+        "cycles from an instruction's fetch until it can issue"),
+    BOOL("fetch_stall_mem", fetch_stall_mem, "false",
+         "a warp fetches nothing from the fetch of a global or local load or store until "
+         "all its transactions are complete (stores: acknowledged)"),
+    U32("branch_resolve", branch_resolve, "0", "cycles", 0, 1000,
+        "a warp fetches nothing past a branch until this many cycles after the branch "
+        "issues (it resolves when it has executed; no prediction); 0 = from the next cycle"),
     { "fetch_policy_params", P_STR, OFF(fetch_policy_params),
       sizeof(((gpu_config *)0)->fetch_policy_params), "", "k=v,...", 0, 0,
       "parameters of the fetch policy (see warpsim policies)", NULL },
@@ -211,6 +225,9 @@ static const cfg_param params[] = {
          "model the instruction cache (GPGPU-Sim's -gpgpu_cache:il1): a fetch whose line "
          "misses in l1i waits until the L2 returns it; false = every fetch hits"),
     CACHE("l1i", l1i, "4", "4", "128", "false", "2", "32", "4", "1", "L1 instruction cache"),
+    U32("l1i.miss_latency", l1i_miss_latency, "0", "cycles", 0, 100000,
+        "with l1i.model: an instruction-cache miss is filled this many core cycles after it "
+        "is sent, without going below the SM; 0 = the miss goes to the L2 like a data read"),
     L1OPTS("l1i", l1i, "L1 instruction cache"),
     /* Mascar spec §2.2 [I]: flag at 60/64 MSHRs or 7/8 miss-queue entries */
     U32("l1d_sat_mshr_slack", l1d_sat_mshr_slack, "4", "entries", 0, 65535,

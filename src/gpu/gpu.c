@@ -672,7 +672,7 @@ static void gpu_kernel_info(const gpu *g, gpu_kernel_run *k, const gpu_kernel_st
     if ((g->pol.needs & WS_NEED_ORACLE) && p && p->total) {
         *ov = (ws_oracle_view){ .nwarps = p->nwarps, .total = p->total, .mem = p->mem,
                                 .ivl_start = p->ivl_start, .ivl_insns = p->ivl_insns,
-                                .ivl_mem = p->ivl_mem };
+                                .ivl_mem = p->ivl_mem, .ivl_dev = p->ivl_dev };
         ki->oracle = ov;
     }
 }
