@@ -64,7 +64,7 @@ grep -q "gtoo.*lrr, gto" "$err" || fail "unknown scheduler message: $(cat "$err"
 [ "$rc" -eq 2 ] || fail "no subcommand exited $rc, want 2"
 
 "$ws" policies >"$out" 2>"$err" || fail "policies exited $?"
-for p in lrr gto oldest two-level swl; do
+for p in lrr gto oldest two-level swl rr icount lrf fair all bar mem-bar; do
   grep -q "^  $p " "$out" || fail "policies does not list $p"
 done
 "$ws" --list-policies >"$tmp/lp" 2>"$err" || fail "--list-policies exited $?"
