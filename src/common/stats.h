@@ -28,6 +28,8 @@ extern const char *const gpu_slot_names[GPU_SLOT_COUNT];
 typedef struct gpu_cache_stats {
     uint64_t accesses, hits, misses;
     uint64_t merges;            /* miss merged into an outstanding MSHR */
+    uint64_t merges_inter;      /* of them (L2), into one another SM's request
+                                   opened: the fetch-dram study's inter-core merges */
     uint64_t reservation_fails; /* no MSHR / merge slot / miss-queue slot / way */
     uint64_t reservation_fails_set; /* of those: every way of the set reserved by an
                                    outstanding miss (L1 allocate = miss; GPGPU-Sim's
@@ -124,6 +126,7 @@ typedef struct gpu_kernel_stats {
     /* barrier wait: cycles from a warp's arrival at a barrier to its
        release, summed over warps and barriers, and the arrivals */
     uint64_t barrier_wait_cycles, barrier_arrivals;
+    uint64_t warps_run;              /* totals only: warps of the launches summed */
     /* device-memory (global, local) instructions: cycles from issue to
        the return of the last transaction (loads) or acknowledgement
        (stores, with fetch_stall_mem), summed, and their count */
@@ -167,6 +170,10 @@ typedef struct gpu_kernel_stats {
            at the SM, core cycles; rt_hist[b] counts latencies in
            [2^b, 2^(b+1)) (bucket 0 also holds 0; the last bucket is open) */
 #define GPU_RT_BUCKETS 20
+        /* MLP (fetch-dram spec §6): at each request the SMs hand to the
+           memory system, the requests in flight from all SMs, itself
+           included, summed, and the requests */
+        uint64_t mlp_sum, mlp_count;
         uint64_t rt_count, rt_sum, rt_max;
         uint64_t rt_hist[GPU_RT_BUCKETS];
 

@@ -261,6 +261,12 @@ struct core_sm {
     uint32_t nloads, load_free;
     mem_l1 *l1[CORE_C_COUNT];
     mem_l1 *l1i;                  /* instruction cache; NULL: every fetch hits */
+    /* l1i.miss_latency > 0: the L1I's misses wait here instead of going
+       below, filled `due` cycles later (fetch.c), oldest first */
+    mem_port imiss_port;
+    mem_req *imiss_q;
+    uint64_t *imiss_due;
+    uint32_t imiss_head, imiss_n, imiss_cap;
     uint32_t *tokbuf;             /* room for the largest MSHR merge list */
     bool saturated;
     bool lsu_stalled;             /* the LSU stalled this cycle (lsu_stall_cycles) */
@@ -328,6 +334,10 @@ uint32_t core_sb_blocking_load(const core_warp *w, const core_uinfo *ui);
 void core_fetch_tick(core_sm *sm, uint64_t cycle);
 /* a reply for the instruction cache (l1i.model) */
 void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);
+/* l1i.miss_latency: set up the local miss path (0 or -1: out of memory),
+   and fill the misses whose time has come (each tick) */
+int  core_fetch_imiss_init(core_sm *sm);
+void core_fetch_imiss_tick(core_sm *sm, uint64_t cycle);
 void core_ib_flush(core_sm *sm, core_warp *w);
 /* Counters for `n` skipped cycles (core_sm_account_skip). */
 void core_fetch_account_skip(core_sm *sm, uint64_t n);

@@ -35,6 +35,7 @@
 ** SIMT reconvergence jumps.  A function's end (FUNC_END) is never fetched.
 */
 #include "core_int.h"
+#include <stdlib.h>
 #include <string.h>
 
 #define CORE_CODE_BASE  0xF0000000ull   /* GPGPU-Sim's PROGRAM_MEM_START */
@@ -150,6 +151,47 @@ static void fetch_put(core_sm *sm, core_warp *w, uint32_t pc, uint64_t cycle)
         w->fetched_dev++;
     }
     w->fetch_pc = (ui->kind == CORE_K_CTRL || ui->kind == CORE_K_BAR) ? CORE_NO_PC : pc + 1;
+}
+
+/* ---- l1i.miss_latency: misses filled after a fixed time, never sent
+   below (the fetch-dram spec §3 [R]: the paper gives no miss latency) -- */
+
+static bool imiss_can_send(void *impl)
+{
+    const core_sm *sm = impl;
+    return sm->imiss_n < sm->imiss_cap;
+}
+
+static bool imiss_send(void *impl, const mem_req *r, uint64_t cycle)
+{
+    core_sm *sm = impl;
+    if (sm->imiss_n == sm->imiss_cap) return false;
+    uint32_t i = (sm->imiss_head + sm->imiss_n++) % sm->imiss_cap;
+    sm->imiss_q[i] = *r;
+    sm->imiss_due[i] = cycle + sm->cfg->l1i_miss_latency;
+    return true;
+}
+
+int core_fetch_imiss_init(core_sm *sm)
+{
+    /* every miss the L1I can have outstanding, and its queue toward below */
+    sm->imiss_cap = sm->cfg->l1i.mshr_entries + sm->cfg->l1i.miss_queue + 1;
+    sm->imiss_q = calloc(sm->imiss_cap, sizeof *sm->imiss_q);
+    sm->imiss_due = calloc(sm->imiss_cap, sizeof *sm->imiss_due);
+    sm->imiss_port = (mem_port){ .impl = sm, .can_send = imiss_can_send, .send = imiss_send };
+    return sm->imiss_q && sm->imiss_due ? 0 : -1;
+}
+
+void core_fetch_imiss_tick(core_sm *sm, uint64_t cycle)
+{
+    while (sm->imiss_n && sm->imiss_due[sm->imiss_head] <= cycle) {
+        mem_req r = sm->imiss_q[sm->imiss_head];
+        sm->imiss_head = (sm->imiss_head + 1) % sm->imiss_cap;
+        sm->imiss_n--;
+        core_fetch_reply(sm, &r, cycle);
+    }
+    if (sm->imiss_n && sm->imiss_due[sm->imiss_head] < sm->wake)
+        sm->wake = sm->imiss_due[sm->imiss_head];
 }
 
 static void fetch_warp(core_sm *sm, core_warp *w, uint64_t cycle)

@@ -93,6 +93,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     if (cfg->l1i_model
         && !(sm->l1i = mem_l1_new(&cfg->l1i, (uint16_t)sm->id, MEM_SRC_L1I, cfg->l1i.line_bytes)))
         return -1;
+    if (sm->l1i && cfg->l1i_miss_latency && core_fetch_imiss_init(sm)) return -1;
     return 0;
 }
 
@@ -156,6 +157,8 @@ void core_sm_free(core_sm *sm)
     free(sm->fview);
     free(sm->loads);
     free(sm->tokbuf);
+    free(sm->imiss_q);
+    free(sm->imiss_due);
     free(sm->rq);
     free(sm->rq_view);
     free(sm);
@@ -500,7 +503,9 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     core_lsu_tick(sm, cycle);
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (mem_l1_queue_len(sm->l1[c]) && mem_l1_tick(sm->l1[c], port, cycle)) sm->active = true;
-    if (sm->l1i && mem_l1_queue_len(sm->l1i) && mem_l1_tick(sm->l1i, port, cycle))
+    if (sm->imiss_cap) core_fetch_imiss_tick(sm, cycle);
+    if (sm->l1i && mem_l1_queue_len(sm->l1i)
+        && mem_l1_tick(sm->l1i, sm->imiss_cap ? &sm->imiss_port : port, cycle))
         sm->active = true;
     bool sat = mem_l1_saturated(sm->l1[CORE_C_L1D], sm->cfg->l1d_sat_mshr_slack,
                                 sm->cfg->l1d_sat_missq_slack);
@@ -544,7 +549,7 @@ bool core_sm_idle(const core_sm *sm)
     if (sm->live_warps || sm->live_ctas || sm->lsu.busy || sm->rq_n) return false;
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (!mem_l1_idle(sm->l1[c])) return false;
-    return !sm->l1i || mem_l1_idle(sm->l1i);
+    return (!sm->l1i || mem_l1_idle(sm->l1i)) && !sm->imiss_n;
 }
 
 void core_sm_account_skip(core_sm *sm, uint64_t n)

@@ -174,7 +174,8 @@ static const cfg_param params[] = {
 
     /* execution units: [G] 2 SP, 1 SFU, 1 LD/ST; DP and INT [I] */
     U32("units.sp", units[GPU_UNIT_SP], "2", "units", 1, 64, "SP (FP32/ALU) units per SM"),
-    U32("units.sfu", units[GPU_UNIT_SFU], "1", "units", 1, 64, "SFU units per SM"),
+    U32("units.sfu", units[GPU_UNIT_SFU], "1", "units", 0, 64,
+        "SFU units per SM (0 = SFU ops, and FP64 when units.dp = 0, run on the SP units)"),
     /* 0 as in GPGPU-Sim's Fermi configs: FP64 on the SFU pipes, integer
        ops on the SP pipes (shader.cc's issue rules) */
     U32("units.dp", units[GPU_UNIT_DP], "1", "units", 0, 64,

@@ -121,20 +121,35 @@ static const char *const tesla8[] = {
        limits ignored (registers set to the table's maximum) */
     "max_threads_per_sm=1024", "max_ctas_per_sm=8", "regs_per_sm=1048576",
     "shmem_per_sm=65536",                  /* §3: 64 KB software-managed cache */
-    "fetch_width=1", "fetch_policy=rr",    /* §3: fetch width 1, RR base */
-    "n_schedulers=1", "issue_width=1",
-    "warp_scheduler=oldest",               /* §3 [R]: oldest-ready-first dispatch */
-    /* §3: 8-wide SIMD, 4-cycle latency except FP-DIV 32 and FP-Mul 8 [R:
-       a new warp instruction every 4 cycles]; [I] FP32 keeps 4 (add and mul
-       share one class), one unit of each kind */
-    "units.sp=1", "units.sfu=1", "units.dp=1", "units.int=1",
+    /* §2.0/§3: the common fetch framework: one instruction per cycle for
+       one warp, RR base, 5-cycle decode into a common issue queue ([R] 64
+       entries = 2 x 32 warps), in-order dispatch, oldest-ready first
+       across warps ([R] §7 item 9), one per cycle; stall on branch ([R]:
+       resolved when executed, 4 cycles) and on global/local accesses
+       until they complete (stores: acknowledged, §7 item 16) */
+    "fetch_width=1", "fetch_policy=rr", "fetch_queue=64", "decode_latency=5",
+    "branch_resolve=4", "fetch_stall_mem=true",
+    "n_schedulers=1", "issue_width=1", "warp_scheduler=fifo",
+    /* §3: 1 KB I-cache; [R] 64 B lines, 4-way, a miss filled in 100
+       cycles, later misses to the line merge ([I] 8 outstanding lines) */
+    "l1i.model=true", "l1i.sets=4", "l1i.ways=4", "l1i.line_bytes=64", "l1i.hit_latency=1",
+    "l1i.mshr_entries=8", "l1i.mshr_merge=32", "l1i.miss_latency=100",
+    /* §3: one 8-wide SIMD unit for every instruction, 4-cycle latency
+       except FP-DIV 32 and FP-Mul 8 [R: a new warp instruction every 4
+       cycles]; [I] FP32 keeps 4 (add and mul share one class) */
+    "units.sp=1", "units.sfu=0", "units.dp=0", "units.int=0",
     "op.int.latency=4", "op.int.interval=4", "op.int_mul.latency=4", "op.int_mul.interval=4",
     "op.int_div.latency=32", "op.int_div.interval=4", "op.fp32.latency=4",
     "op.fp32.interval=4", "op.fp32_div.latency=32", "op.fp32_div.interval=4",
     "op.fp64.latency=8", "op.fp64.interval=4", "op.fp64_div.latency=32",
     "op.fp64_div.interval=4", "op.sfu.latency=8", "op.sfu.interval=4",
     "shmem_latency=1", "shmem_banks=16",   /* §3: 1-cycle shared memory; 16 banks [I] */
-    "l1d.enabled=false",                   /* §3: global and local data uncached */
+    /* §3: global and local data uncached; §2.5 [R]: the uncached L1D's
+       MSHRs are the SM's Memory Request Queue, 256 entries of 64 B
+       transactions, loads merged into one in flight (intra-core merging;
+       [I] up to 32 per entry) */
+    "l1d.enabled=false", "l1d.line_bytes=64", "l1d.mshr_entries=256", "l1d.mshr_merge=32",
+    "l1d.miss_queue=32",
     /* §3 [R]: constant and texture caches always hit, 1 cycle [I: large
        and 1-cycle, so misses are rare, not impossible] */
     "l1c.hit_latency=1", "l1c.sets=256", "l1c.ways=8",
@@ -148,6 +163,11 @@ static const char *const tesla8[] = {
        [R] a fixed few-cycle interconnect, the 32 B bus being the contended
        resource (32 B flits at the 540 MHz bus clock) */
     "n_sub_per_mem=1", "l2.enabled=false", "icnt_latency=4", "icnt_flit_bytes=32",
+    /* §2.5 [R]: the uncached L2 slice's MSHRs are the controller's Memory
+       Request Buffer: 128 outstanding per bank x 8, entries held until the
+       data returns, a read merged into another SM's (inter-core merging) */
+    "l2.line_bytes=64", "l2.mshr_entries=1024", "l2.mshr_merge=32", "l2.hit_latency=1",
+    "l2_queue=64",
     /* §3: 8 banks, 2 KB rows, 128 outstanding per bank; a 32 B bus at the
        540 MHz bus clock, one beat per cycle, 64 B transactions [R] */
     "dram_banks=8", "dram_bank_groups=1", "dram_queue=1024", "dram_bus_bytes=32",

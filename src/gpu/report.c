@@ -340,6 +340,50 @@ static void activity_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stat
                 k->l1d.accesses + k->l1c.accesses + k->l1t.accesses));
 }
 
+/* Warps a launch ran (the totals keep their sum). */
+static uint64_t kernel_warps(const gpu_kernel_stats *k)
+{
+    if (k->warps_run) return k->warps_run;
+    uint64_t threads = (uint64_t)k->block[0] * k->block[1] * k->block[2];
+    return (uint64_t)k->grid[0] * k->grid[1] * k->grid[2] * ((threads + 31) / 32);
+}
+
+/*
+** The fetch-dram study's statistics (spec §6): fetch cycles and stalls
+** (the common issue queue's, fetch_queue > 0), issue-queue occupancy per
+** SM-cycle, barrier wait (total per warp as % of the cycles: wait / warps
+** x 100 / cycles), device-memory instruction latency, the intra-core merge
+** ratio (L1D MSHR merges / L1D accesses: post-coalescing requests merged
+** before they leave the SM) and the inter-core one (L2 MSHR merges into
+** another SM's request / L2 accesses), MLP.
+*/
+static void fetchdram_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    static const char *const why[GPU_FSTALL_COUNT] = { "barrier", "mem", "branch", "imiss" };
+    uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
+    put_u64(r, "fetch_cycles", k->fetch_cycles);
+    put_u64(r, "fetch_queue_full_cycles", k->fetch_queue_full_cycles);
+    put_u64(r, "fetch_none_cycles", k->fetch_none_cycles);
+    for (int i = 0; i < GPU_FSTALL_COUNT; i++) {
+        char n[48];
+        snprintf(n, sizeof n, "fetch_stall_%s_warp_cycles", why[i]);
+        put_u64(r, n, k->fetch_warp_stalls[i]);
+    }
+    put_f(r, "issue_queue_occupancy_avg", ratio(k->iq_occupancy_sum, sm_cycles));
+    put_u64(r, "barrier_wait_cycles", k->barrier_wait_cycles);
+    put_u64(r, "barrier_arrivals", k->barrier_arrivals);
+    uint64_t warps = kernel_warps(k);
+    put_f(r, "barrier_wait_pct",
+          warps && k->cycles ? 100.0 * (double)k->barrier_wait_cycles / (double)warps
+                                   / (double)k->cycles : 0.0);
+    put_u64(r, "devmem_insns_timed", k->devmem_lat_count);
+    put_f(r, "devmem_latency_avg", ratio(k->devmem_lat_sum, k->devmem_lat_count));
+    put_f(r, "intracore_merge_ratio", ratio(k->l1d.merges, k->l1d.accesses));
+    put_u64(r, "intercore_merges", k->mem.l2.merges_inter);
+    put_f(r, "intercore_merge_ratio", ratio(k->mem.l2.merges_inter, k->mem.l2.accesses));
+    put_f(r, "mlp", ratio(k->mem.mlp_sum, k->mem.mlp_count));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -368,6 +412,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "shmem_accesses", k->shmem_accesses);
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
+    fetchdram_fields(r, cfg, k);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
     cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     belady_fields(r, cfg, k);
@@ -429,6 +474,7 @@ static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
     d->hits += c->hits;
     d->misses += c->misses;
     d->merges += c->merges;
+    d->merges_inter += c->merges_inter;
     d->reservation_fails += c->reservation_fails;
     d->reservation_fails_set += c->reservation_fails_set;
     d->evictions += c->evictions;
@@ -458,6 +504,8 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->icnt_req_eject_stalls += m->icnt_req_eject_stalls;
     d->icnt_rep_credit_stalls += m->icnt_rep_credit_stalls;
     d->icnt_rep_eject_stalls += m->icnt_rep_eject_stalls;
+    d->mlp_sum += m->mlp_sum;
+    d->mlp_count += m->mlp_count;
     d->rt_count += m->rt_count;
     d->rt_sum += m->rt_sum;
     if (m->rt_max > d->rt_max) d->rt_max = m->rt_max;
@@ -533,6 +581,16 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->sm_warp_cycles += k->sm_warp_cycles;
     s->mem_block_cycles += k->mem_block_cycles;
     s->missed_hum_cycles += k->missed_hum_cycles;
+    s->fetch_cycles += k->fetch_cycles;
+    s->fetch_queue_full_cycles += k->fetch_queue_full_cycles;
+    s->fetch_none_cycles += k->fetch_none_cycles;
+    for (int i = 0; i < GPU_FSTALL_COUNT; i++) s->fetch_warp_stalls[i] += k->fetch_warp_stalls[i];
+    s->iq_occupancy_sum += k->iq_occupancy_sum;
+    s->barrier_wait_cycles += k->barrier_wait_cycles;
+    s->barrier_arrivals += k->barrier_arrivals;
+    s->warps_run += kernel_warps(k);
+    s->devmem_lat_sum += k->devmem_lat_sum;
+    s->devmem_lat_count += k->devmem_lat_count;
     /* launches under one configuration have the same scheduler and names */
     for (uint32_t i = 0; i < k->npolicy_counters; i++) {
         memcpy(s->policy_counter_names[i], k->policy_counter_names[i], GPU_POLICY_COUNTER_NAME);

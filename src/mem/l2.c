@@ -503,10 +503,13 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
     uint32_t nl = l2_nlines(s, r);
     int i = mshr_find(m, first);
     if (i >= 0) {                                       /* line on its way: join it */
+        /* the request that opened the entry is its first waiter */
+        bool inter = m->e[i].nwait && m->w[m->e[i].head].r.sm != r->sm;
         if (m->e[i].nwait >= m->merge || !mshr_wait(m, i, r, join)) {
             s->st.reservation_fails++;
             return false;
         }
+        s->st.merges_inter += inter;
         s->st.accesses++;
         s->st.misses++;
         s->st.merges++;

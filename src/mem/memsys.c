@@ -75,6 +75,7 @@ struct mem_sys {
     /* counters not kept by a unit */
     uint64_t inject_stalls, reply_stalls, dram_stalls;
     uint64_t rt_count, rt_sum, rt_max, rt_hist[GPU_RT_BUCKETS];
+    uint64_t mlp_sum, mlp_count;      /* in flight at each request, itself included */
     /* dram_cta_rows: the CTAs behind each DRAM row's demand reads (NULL: off) */
     mem_rowshare *rows;
     uint32_t rows_wpc;    /* warps per CTA of the running kernel */
@@ -355,6 +356,8 @@ static bool ms_send(void *impl, const mem_req *r, uint64_t cycle)
     }
     ms->seq++;
     ms->outstanding++;
+    ms->mlp_sum += ms->outstanding;
+    ms->mlp_count++;
     if (ms->blocked[p->sm] >= 0) {
         ms->blocked[p->sm] = -1;
         ms->nblocked--;
@@ -602,6 +605,7 @@ static void ms_add_cache(gpu_cache_stats *to, const gpu_cache_stats *s)
     to->hits += s->hits;
     to->misses += s->misses;
     to->merges += s->merges;
+    to->merges_inter += s->merges_inter;
     to->reservation_fails += s->reservation_fails;
     to->evictions += s->evictions;
     to->writebacks += s->writebacks;
@@ -633,6 +637,8 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
     o->icnt_req_eject_stalls = rq->eject_stalls;
     o->icnt_rep_credit_stalls = rp->credit_stalls;
     o->icnt_rep_eject_stalls = rp->eject_stalls;
+    o->mlp_sum = ms->mlp_sum;
+    o->mlp_count = ms->mlp_count;
     o->rt_count = ms->rt_count;
     o->rt_sum = ms->rt_sum;
     o->rt_max = ms->rt_max;

@@ -18,6 +18,7 @@
 extern const ws_warp_sched_ops ws_warp_sched_lrr;
 extern const ws_warp_sched_ops ws_warp_sched_gto;
 extern const ws_warp_sched_ops ws_warp_sched_oldest;
+extern const ws_warp_sched_ops ws_warp_sched_fifo;
 extern const ws_warp_sched_ops ws_warp_sched_two_level;
 extern const ws_warp_sched_ops ws_warp_sched_swl;
 extern const ws_warp_sched_ops ws_warp_sched_ccws;
@@ -40,7 +41,7 @@ extern const ws_dram_sched_ops ws_dram_sched_reminst;
 extern const ws_dram_prefetch_ops ws_dram_pf_owl;
 
 static const ws_warp_sched_ops *const builtin_warp[] = {
-    &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest,
+    &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest, &ws_warp_sched_fifo,
     &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws,
     &ws_warp_sched_owl_cta, &ws_warp_sched_owl_locality, &ws_warp_sched_owl_blp,
     &ws_warp_sched_mascar, NULL

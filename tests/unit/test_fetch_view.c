@@ -1,7 +1,7 @@
 /*
 ** test_fetch_view.c -- what a fetch policy sees: the oracle profile's
-** remaining instructions, instructions and memory instructions to the
-** next barrier, the at-barrier flag.  A round-robin fetch policy that
+** remaining instructions, instructions and device-memory instructions to
+** the next barrier, all from the warp's fetch point, the at-barrier flag.  A round-robin fetch policy that
 ** declares WS_NEED_ORACLE checks every view it is shown against the
 ** profile the harness built, on a kernel with a loop and a barrier.
 */
@@ -34,8 +34,23 @@ typedef struct seen {
     const emu_profile *prof;
     uint32_t last;
     uint32_t views, at_start, after_barrier, at_barrier;
-    bool bad;
+    bool bad, dev_checked;
 } seen;
+
+/* The profile's device-memory counts (checked while it exists): warp w
+   loops w + 1 times over two global loads (ld.param is no device memory),
+   then one global load and a store. */
+static void ov_check_dev(seen *s)
+{
+    const emu_profile *p = s->prof;
+    for (uint32_t w = 0; w < 4; w++) {
+        uint32_t i = p->ivl_start[w];
+        if (p->ivl_start[w + 1] - i != 2 || p->ivl_dev[i] != 2 * (w + 1) || p->ivl_dev[i + 1] != 2
+            || p->ivl_mem[i] <= p->ivl_dev[i])
+            s->bad = true;
+    }
+    s->dev_checked = true;
+}
 
 static void *ov_init(const ws_param_values *p, const ws_policy_env *env)
 {
@@ -51,15 +66,15 @@ static void ov_check(seen *s, const ws_fetch_warp_view *w)
     if (w->uid >= p->nwarps) { s->bad = true; return; }
     s->views++;
     uint64_t total = p->total[w->uid];
-    /* issued = instructions executed so far: remaining is the rest */
-    if (w->oracle_remaining != (int64_t)(total - w->issued)) s->bad = true;
+    /* fetched = instructions fetched so far: remaining is the rest */
+    if (w->oracle_remaining != (int64_t)(total - w->fetched)) s->bad = true;
     uint32_t first = p->ivl_start[w->uid];
-    if (w->issued == 0) {
+    if (w->fetched == 0) {
         s->at_start++;
         if (w->oracle_to_barrier != (int64_t)p->ivl_insns[first]
-            || w->oracle_mem_to_barrier != (int64_t)p->ivl_mem[first])
+            || w->oracle_mem_to_barrier != (int64_t)p->ivl_dev[first])
             s->bad = true;
-    } else if (w->issued >= p->ivl_insns[first] && !w->at_barrier) {
+    } else if (w->fetched > p->ivl_insns[first] && !w->at_barrier) {
         /* past the barrier: the last interval runs to the end */
         s->after_barrier++;
         if (w->oracle_to_barrier != w->oracle_remaining) s->bad = true;
@@ -72,6 +87,7 @@ static void ov_check(seen *s, const ws_fetch_warp_view *w)
 static int ov_pick(void *st, const ws_fetch_view *v)
 {
     seen *s = st;
+    if (!s->dev_checked) ov_check_dev(s);
     for (uint32_t i = 0; i < v->nwarps; i++)
         if (v->warps[i].oracle_remaining >= 0) ov_check(s, &v->warps[i]);
     for (uint32_t k = 1; k <= v->nwarps; k++) {
@@ -108,6 +124,7 @@ static void test_fetch_oracle_view(void **state)
     assert_true(s.after_barrier > 0);
     assert_true(s.at_barrier > 0);
     assert_true(s.views > 100);
+    assert_true(s.dev_checked);
     free(r);
 }
 
