@@ -119,6 +119,11 @@ typedef struct ws_stats {
     uint64_t bar_insns;     /* warp instructions of class barrier (bar, barrier) */
     uint64_t warp_insns_min;/* fewest / most warp instructions one warp executed, */
     uint64_t warp_insns_max;/* over all warps of the launch(es); 0 when none ran */
+    /* sum over all warps of the square of each one's instruction count,
+       for the spread of warp lengths: mean = warp_insns / warps, standard
+       deviation = sqrt(warp_insns_sq / warps - mean^2).  A double, exact
+       while below 2^53, so equal warps give exactly 0 */
+    double warp_insns_sq;
     /* timing model (all 0 when functional only) */
     uint64_t cycles;        /* simulated core cycles (gpu_sim_cycle) */
     uint64_t l1d_accesses, l1d_hits, l1d_misses;

@@ -144,6 +144,38 @@ static void add_timing(ws_ctx *ctx, const ws_stats *t)
     ctx->total.lsu_stall_cycles += t->lsu_stall_cycles;
 }
 
+/*
+** The counters launch `l` (grid `grid`, blocks `block`) left, as
+** ctx->last and added to ctx->total, with the timing counters
+** ws__timing_launch left in ctx->last when the timing model ran it.
+*/
+static void launch_account(ws_ctx *ctx, const emu_launch *l, ws_dim3 grid, ws_dim3 block)
+{
+    uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
+    uint64_t wpc = ((uint64_t)block.x * block.y * block.z + 31) / 32;
+    ws_stats timed = ctx->last;   /* timing counters ws__timing_launch left */
+    ctx->last = (ws_stats){ .launches = 1, .ctas = ctas, .warps = ctas * wpc,
+                            .warp_insns = l->warp_insns, .thread_insns = l->thread_insns,
+                            .mem_insns = l->mem_insns, .bar_insns = l->bar_insns,
+                            .warp_insns_min = l->warp_insns_min,
+                            .warp_insns_max = l->warp_insns_max,
+                            .warp_insns_sq = l->warp_insns_sq };
+    ctx->total.launches++;
+    ctx->total.ctas += ctas;
+    ctx->total.warps += ctas * wpc;
+    ctx->total.warp_insns += l->warp_insns;
+    ctx->total.thread_insns += l->thread_insns;
+    ctx->total.mem_insns += l->mem_insns;
+    ctx->total.bar_insns += l->bar_insns;
+    ctx->total.warp_insns_sq += l->warp_insns_sq;
+    if (l->warp_insns_min && (!ctx->total.warp_insns_min
+                              || l->warp_insns_min < ctx->total.warp_insns_min))
+        ctx->total.warp_insns_min = l->warp_insns_min;
+    if (l->warp_insns_max > ctx->total.warp_insns_max)
+        ctx->total.warp_insns_max = l->warp_insns_max;
+    if (ctx->gpu) add_timing(ctx, &timed);
+}
+
 ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                     void **args, size_t dyn_shared_bytes)
 {
@@ -196,27 +228,7 @@ ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     fflush(l.out);
     free(params);
 
-    uint64_t ctas = (uint64_t)grid.x * grid.y * grid.z;
-    uint64_t wpc = ((uint64_t)block.x * block.y * block.z + 31) / 32;
-    ws_stats timed = ctx->last;   /* timing counters ws__timing_launch left */
-    ctx->last = (ws_stats){ .launches = 1, .ctas = ctas, .warps = ctas * wpc,
-                            .warp_insns = l.warp_insns, .thread_insns = l.thread_insns,
-                            .mem_insns = l.mem_insns, .bar_insns = l.bar_insns,
-                            .warp_insns_min = l.warp_insns_min,
-                            .warp_insns_max = l.warp_insns_max };
-    ctx->total.launches++;
-    ctx->total.ctas += ctas;
-    ctx->total.warps += ctas * wpc;
-    ctx->total.warp_insns += l.warp_insns;
-    ctx->total.thread_insns += l.thread_insns;
-    ctx->total.mem_insns += l.mem_insns;
-    ctx->total.bar_insns += l.bar_insns;
-    if (l.warp_insns_min && (!ctx->total.warp_insns_min
-                             || l.warp_insns_min < ctx->total.warp_insns_min))
-        ctx->total.warp_insns_min = l.warp_insns_min;
-    if (l.warp_insns_max > ctx->total.warp_insns_max)
-        ctx->total.warp_insns_max = l.warp_insns_max;
-    if (ctx->gpu) add_timing(ctx, &timed);
+    launch_account(ctx, &l, grid, block);
     if (rc == 0 && l.fault.kind == EMU_OK) return WS_OK;
     if (ctx->gpu && l.fault.kind == EMU_OK) {
         /* the model could not run it (e.g. a CTA does not fit, or the

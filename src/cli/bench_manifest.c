@@ -162,12 +162,14 @@ static void kstats_parse(json_t *o, bench_kstats *k)
         k->name[len] = '\0';
     }
     k->launches = get_u64(o, "launches");
+    k->warps = get_u64(o, "warps");
     k->warp_insns = get_u64(o, "warp_insns");
     k->thread_insns = get_u64(o, "thread_insns");
     k->mem_insns = get_u64(o, "mem_insns");
     k->bar_insns = get_u64(o, "bar_insns");
     k->warp_insns_min = get_u64(o, "warp_insns_min");
     k->warp_insns_max = get_u64(o, "warp_insns_max");
+    k->warp_insns_sq = json_number_value(json_object_get(o, "warp_insns_sq"));
 }
 
 int bench_stats_read(const char *path, bench_stats *s, const char *cmd)

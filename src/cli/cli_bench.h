@@ -51,8 +51,9 @@ int bench_size_index(const char *name);
 /* Counters of one kernel (or a whole run) from a statistics JSON file. */
 typedef struct bench_kstats {
     char name[256];         /* demangled name without the parameter list */
-    uint64_t launches, warp_insns, thread_insns, mem_insns, bar_insns;
+    uint64_t launches, warps, warp_insns, thread_insns, mem_insns, bar_insns;
     uint64_t warp_insns_min, warp_insns_max;
+    double warp_insns_sq;   /* sum of squared warp lengths (ws_stats) */
 } bench_kstats;
 
 typedef struct bench_stats {

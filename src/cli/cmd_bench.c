@@ -2,8 +2,9 @@
 ** cmd_bench.c -- `warpsim bench list | run | characterize | pmem`: the bundled
 ** benchmark suite (bench/manifest.json).  run builds a program with nvcc
 ** when needed and runs it on the simulator; characterize runs each one and
-** prints the workload table the scheduling papers classify by (dynamic
-** warp instructions, memory share, divergence, barriers, warp-length spread).
+** prints the workload table the scheduling papers classify by (the
+** fetch-dram paper's Table 2: warp length avg/std and max/min, arithmetic
+** intensity; plus divergence and barriers), optionally as JSON.
 */
 #include "cli.h"
 #include "cli_bench.h"
@@ -11,7 +12,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,7 @@ static const char bench_usage[] =
     "       warpsim bench run NAME [--size tiny|small|default] [--seed N] [--rebuild]\n"
     "                              [--bench-dir DIR] [--bin-dir DIR] [exec options]\n"
     "       warpsim bench characterize [--size tiny|small|default] [--seed N] [--rebuild]\n"
-    "                              [--bench-dir DIR] [--bin-dir DIR] [NAME...]\n"
+    "                              [--bench-dir DIR] [--bin-dir DIR] [--json FILE] [NAME...]\n"
     "       warpsim bench pmem [--config P] [--size S] [--json FILE] [NAME...]\n"
     "  The bundled benchmark programs (bench/manifest.json in the source tree, or\n"
     "  DIR/manifest.json).  Each is one CUDA program that checks its results\n"
@@ -44,11 +47,13 @@ static const char bench_usage[] =
     "                model --timing --config PRESET|FILE --set KEY=VALUE --timing-report\n"
     "                FILE --timeseries FILE --plugin FILE.so (see warpsim exec --help)\n"
     "  characterize  run each named benchmark (default: all) at the size (default\n"
-    "                small) and print per benchmark and kernel: warp instructions,\n"
-    "                memory instructions, instructions per memory instruction,\n"
-    "                average active lanes, barrier instructions, warp-length spread\n"
-    "                (longest/shortest warp; <= 1.02 is symmetric) and whether that\n"
-    "                verdict matches the manifest's tag\n"
+    "                small) and print per benchmark and kernel the fetch-dram paper's\n"
+    "                Table 2 columns: warps, warp instructions, memory instructions,\n"
+    "                avg/std of the instructions per warp, max/min (longest/shortest\n"
+    "                warp; <= 1.02 is symmetric), arithmetic intensity (non-memory per\n"
+    "                memory instruction), plus average active lanes, barrier\n"
+    "                instructions, and whether the verdict matches the manifest's\n"
+    "                tag.  --json FILE also writes the table as JSON\n"
     "  pmem          OWL's PMEM classification: IPC with perfect_l1 / IPC on the\n"
     "                timing model (default owl28, tiny), Type-1 when >= 1.4\n"
     "                (warpsim bench pmem --help)\n"
@@ -59,7 +64,7 @@ static const char bench_usage[] =
 
 static const cli_opt bench_opts[] = {
     {"help", false}, {"bench-dir", true}, {"bin-dir", true}, {"size", true},
-    {"seed", true}, {"rebuild", false},
+    {"seed", true}, {"rebuild", false}, {"json", true},
     /* passed on to warpsim exec */
     {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
     {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
@@ -73,6 +78,7 @@ static const cli_opt bench_opts[] = {
 typedef struct bench_cli {
     const char *cmd;           /* "bench run", ... for messages */
     const char *bench_dir, *bin_dir, *seed, *stats_json;
+    const char *json;          /* characterize --json FILE, or NULL */
     int size;
     bool rebuild;
     char **exec_opts;          /* "--name", value pairs for exec; grown as needed */
@@ -107,6 +113,7 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
     if (strcmp(name, "bench-dir") == 0) c->bench_dir = value;
     else if (strcmp(name, "bin-dir") == 0) c->bin_dir = value;
     else if (strcmp(name, "rebuild") == 0) c->rebuild = true;
+    else if (strcmp(name, "json") == 0) c->json = value;
     else if (strcmp(name, "size") == 0) {
         if ((c->size = bench_size_index(value)) < 0) {
             cli_error(c->cmd, "--size '%s': expected tiny, small or default", value);
@@ -425,60 +432,184 @@ static const char *verdict_of(double spread)
     return spread <= BENCH_SYMMETRIC_SPREAD ? "sym" : "asym";
 }
 
+/* Mean and (population) standard deviation of the instructions per warp,
+   over every warp of `k`'s launches. */
+static double avg_of(const bench_kstats *k) { return ratio(k->warp_insns, k->warps); }
+
+static double std_of(const bench_kstats *k)
+{
+    if (!k->warps) return 0.0;
+    double m = avg_of(k), var = k->warp_insns_sq / (double)k->warps - m * m;
+    return var > 0.0 ? sqrt(var) : 0.0;
+}
+
+/* Arithmetic intensity as the paper defines it: non-memory warp
+   instructions per memory warp instruction; NAN without memory ones. */
+static double ai_of(const bench_kstats *k)
+{
+    return k->mem_insns ? (double)(k->warp_insns - k->mem_insns) / (double)k->mem_insns
+                        : NAN;
+}
+
 static void char_row(const char *bench, const bench_kstats *k, double spread,
                      const char *tail)
 {
-    printf("%-14s %-22.22s %12" PRIu64 " %11" PRIu64 " %8.2f %6.2f %9" PRIu64 " %8.3f %-5s%s\n",
-           bench, k->name, k->warp_insns, k->mem_insns, ratio(k->warp_insns, k->mem_insns),
-           ratio(k->thread_insns, k->warp_insns), k->bar_insns, spread, verdict_of(spread),
-           tail);
+    char ai[32];
+    if (isnan(ai_of(k))) snprintf(ai, sizeof ai, "-");
+    else snprintf(ai, sizeof ai, "%.2f", ai_of(k));
+    printf("%-14s %-22.22s %7" PRIu64 " %12" PRIu64 " %11" PRIu64 " %10.1f %9.1f %8.3f "
+           "%8s %6.2f %9" PRIu64 " %-*s%s\n", bench, k->name, k->warps, k->warp_insns,
+           k->mem_insns, avg_of(k), std_of(k), spread, ai,
+           ratio(k->thread_insns, k->warp_insns), k->bar_insns, tail[0] ? 5 : 0,
+           verdict_of(spread), tail);
 }
 
-/* The manifest check: symmetric/asymmetric and barrier tags vs measured. */
+static const char *tag_of(const bench_entry *e)
+{
+    return bench_has_class(e, "symmetric") ? "symmetric"
+         : bench_has_class(e, "asymmetric") ? "asymmetric" : "untagged";
+}
+
+/* The manifest check: symmetric/asymmetric and barrier tags vs measured;
+   false with the difference in `why` ("tagged symmetric", ...). */
 static bool tags_match(const bench_entry *e, const bench_stats *s, double spread,
                        char *why, size_t len)
 {
     bool sym = spread <= BENCH_SYMMETRIC_SPREAD;
-    const char *tag = bench_has_class(e, "symmetric") ? "symmetric"
-                    : bench_has_class(e, "asymmetric") ? "asymmetric" : "untagged";
+    const char *tag = tag_of(e);
     bool barrier = s->total.bar_insns > 0;
     why[0] = '\0';
     if ((sym && strcmp(tag, "symmetric") != 0) || (!sym && strcmp(tag, "asymmetric") != 0))
-        snprintf(why, len, " (tagged %s)", tag);
+        snprintf(why, len, "tagged %s", tag);
     else if (barrier != bench_has_class(e, "barrier"))
-        snprintf(why, len, " (barrier tag %s, %s measured)",
+        snprintf(why, len, "barrier tag %s, %s measured",
                  barrier ? "missing" : "present", barrier ? "barriers" : "none");
     return why[0] == '\0';
 }
 
-/* Characterize one benchmark; returns 1 when it matches its tags, 0 when
-   not, -1 when it failed to build, run or verify. */
-static int characterize_one(bench_cli *c, const bench_manifest *m, const bench_entry *e)
+/* ------------------------------------------------------------------ */
+/* characterize --json                                                 */
+/* ------------------------------------------------------------------ */
+
+/* A number, or null when it is not one (ai without memory instructions). */
+static json_t *jnum(double v) { return isnan(v) ? json_null() : json_real(v); }
+
+/* One kernel's (or the benchmark total's) row; `spread` as printed. */
+static json_t *kernel_json(const bench_kstats *k, double spread)
 {
-    char json[PATH_MAX];
+    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:I, s:f, s:o, s:f, s:I, s:b}",
+                     "name", k->name, "launches", (json_int_t)k->launches,
+                     "warps", (json_int_t)k->warps, "warp_insns", (json_int_t)k->warp_insns,
+                     "mem_insns", (json_int_t)k->mem_insns, "avg", avg_of(k),
+                     "std", std_of(k), "max", (json_int_t)k->warp_insns_max,
+                     "min", (json_int_t)k->warp_insns_min, "max_min", spread,
+                     "ai", jnum(ai_of(k)), "lanes", ratio(k->thread_insns, k->warp_insns),
+                     "barriers", (json_int_t)k->bar_insns,
+                     "symmetric", spread <= BENCH_SYMMETRIC_SPREAD);
+}
+
+/* A measured benchmark: its verdict (from `spread`, see bench_spread), the
+   manifest check, the total over its kernels (max_min: pooled, longest
+   over shortest warp of any kernel) and every kernel. */
+static json_t *bench_json(const bench_entry *e, const bench_stats *s, double spread,
+                          bool match, const char *why)
+{
+    json_t *ks = json_array();
+    for (int i = 0; ks && i < s->nkernels; i++)
+        json_array_append_new(ks, kernel_json(&s->kernels[i], spread_of(&s->kernels[i])));
+    return json_pack("{s:s, s:s, s:s, s:s, s:f, s:b, s:s, s:o, s:o}", "name", e->name,
+                     "tag", tag_of(e), "status", "ok", "verdict", verdict_of(spread),
+                     "verdict_max_min", spread, "match", match, "mismatch", why, "total",
+                     kernel_json(&s->total, spread_of(&s->total)), "kernels", ks);
+}
+
+/* A benchmark that failed to build, run or verify. */
+static json_t *bench_json_error(const bench_entry *e, const char *error)
+{
+    return json_pack("{s:s, s:s, s:s, s:s}", "name", e->name, "tag", tag_of(e),
+                     "status", "error", "error", error);
+}
+
+/* Write the table: {size, thresholds, benchmarks: [...]}; 0 or -1 (said). */
+static int write_char_json(const bench_cli *c, json_t *benches)
+{
+    json_t *root = json_pack("{s:s, s:f, s:f, s:s, s:o}", "size",
+                             bench_size_names[c->size], "symmetric_max_min",
+                             BENCH_SYMMETRIC_SPREAD, "verdict_share", BENCH_VERDICT_SHARE,
+                             "memory_instructions", "warp instructions of class memory: "
+                             "every ld/st/atom/red/prefetch, any space (param and shared "
+                             "included)", "benchmarks", benches);
+    int rc = root ? json_dump_file(root, c->json, JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+                  : -1;
+    json_decref(root);
+    if (rc) cli_error(c->cmd, "--json '%s': write failed", c->json);
+    return rc ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* characterize                                                        */
+/* ------------------------------------------------------------------ */
+
+/* Print benchmark `e`'s rows from its statistics `s` (and add its JSON
+   to `jb` unless NULL); 1 when it matches its tags, else 0. */
+static int char_print(const bench_cli *c, const bench_entry *e, const bench_stats *s,
+                      json_t *jb)
+{
+    double spread = bench_spread(s);
+    char why[128], tail[160];
+    int match = tags_match(e, s, spread, why, sizeof why);
+    check_kernels(e, s, c->cmd);
+    if (match) snprintf(tail, sizeof tail, " yes");
+    else snprintf(tail, sizeof tail, " NO (%s)", why);
+    char_row(e->name, &s->total, spread, tail);
+    for (int i = 0; i < s->nkernels; i++)
+        char_row("", &s->kernels[i], spread_of(&s->kernels[i]), "");
+    if (jb) json_array_append_new(jb, bench_json(e, s, spread, match, why));
+    return match;
+}
+
+/* Characterize one benchmark; returns 1 when it matches its tags, 0 when
+   not, -1 when it failed to build, run or verify.  Its JSON goes to `jb`
+   (NULL: none). */
+static int characterize_one(bench_cli *c, const bench_manifest *m, const bench_entry *e,
+                            json_t *jb)
+{
+    char json[PATH_MAX], error[600] = "";
     temp_json(json, sizeof json);
     bench_outcome o;
     bench_stats s = { 0 };
     int rc = -1;
     if (!json[0] || bench_one(c, m, e, json, false, &o)) {
-        printf("%-14s error: could not build or run (see above)\n", e->name);
+        snprintf(error, sizeof error, "could not build or run (see above)");
     } else if (!passed(&o)) {
-        printf("%-14s error: %s (exit status %d)\n", e->name,
-               o.verdict[0] ? o.verdict : "no PASS/FAIL line", o.exit_status);
+        snprintf(error, sizeof error, "%s (exit status %d)",
+                 o.verdict[0] ? o.verdict : "no PASS/FAIL line", o.exit_status);
     } else if (bench_stats_read(json, &s, c->cmd) == 0) {
-        double spread = bench_spread(&s);
-        char why[128], tail[160];
-        rc = tags_match(e, &s, spread, why, sizeof why);
-        check_kernels(e, &s, c->cmd);
-        snprintf(tail, sizeof tail, " %s%s", rc ? "yes" : "NO", why);
-        char_row(e->name, &s.total, spread, tail);
-        for (int i = 0; i < s.nkernels; i++)
-            char_row("", &s.kernels[i], spread_of(&s.kernels[i]), "");
+        rc = char_print(c, e, &s, jb);
         bench_stats_free(&s);
+    } else {
+        snprintf(error, sizeof error, "unreadable statistics (see above)");
+    }
+    if (error[0]) {
+        printf("%-14s error: %s\n", e->name, error);
+        if (jb) json_array_append_new(jb, bench_json_error(e, error));
     }
     if (json[0]) unlink(json);
     fflush(stdout);
     return rc;
+}
+
+static void char_header(const bench_cli *c)
+{
+    printf("characterization at size %s (avg/std: mean and standard deviation of the "
+           "instructions per warp, over all warps; max/min: longest/shortest warp, on "
+           "benchmark rows the largest among kernels with >= %.0f%% of its warp "
+           "instructions, <= %.2f is symmetric; ai: non-memory per memory warp "
+           "instruction; lanes: active lanes per warp instruction)\n",
+           bench_size_names[c->size], BENCH_VERDICT_SHARE * 100, BENCH_SYMMETRIC_SPREAD);
+    printf("%-14s %-22s %7s %12s %11s %10s %9s %8s %8s %6s %9s %-5s %s\n", "benchmark",
+           "kernel", "warps", "warp-insns", "mem-insns", "avg", "std", "max/min", "ai",
+           "lanes", "barriers", "sym?", "matches manifest");
 }
 
 static int bench_characterize(bench_cli *c, const bench_manifest *m)
@@ -489,21 +620,18 @@ static int bench_characterize(bench_cli *c, const bench_manifest *m)
         if (!(list[n++] = bench_find(m, c->names[i], c->cmd))) return CLI_EXIT_USAGE;
     for (int i = 0; !c->nnames && i < m->n && n < BENCH_MAX_NAMES * 2; i++)
         list[n++] = &m->entries[i];
-    printf("characterization at size %s (spread = longest/shortest warp; benchmark rows: "
-           "largest among kernels with >= %.0f%% of its warp instructions; <= %.2f is "
-           "symmetric)\n", bench_size_names[c->size], BENCH_VERDICT_SHARE * 100,
-           BENCH_SYMMETRIC_SPREAD);
-    printf("%-14s %-22s %12s %11s %8s %6s %9s %8s %-5s %s\n", "benchmark", "kernel",
-           "warp-insns", "mem-insns", "insn/mem", "lanes", "barriers", "spread", "sym?",
-           "matches manifest");
+    if (c->json && !writable(c->cmd, "--json", c->json)) return CLI_EXIT_USAGE;
+    json_t *jb = c->json ? json_array() : NULL;
+    char_header(c);
     int matched = 0, failed = 0;
     for (int i = 0; i < n; i++) {
-        int r = characterize_one(c, m, list[i]);
+        int r = characterize_one(c, m, list[i], jb);
         if (r < 0) failed++;
         else matched += r;
     }
     printf("%d benchmarks: %d match their manifest tags, %d differ, %d failed\n", n,
            matched, n - matched - failed, failed);
+    if (c->json && (!jb || write_char_json(c, jb))) failed++;
     return failed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
@@ -530,6 +658,10 @@ int cli_cmd_bench(int argc, char **argv)
     argv[1] = (char *)cmds[sub];   /* option errors name "bench run" etc. */
     int pr = bench_parse(&c, argc - 1, argv + 1);
     argv[1] = first;
+    if (pr == 0 && c.json && sub != 2) {
+        cli_error(c.cmd, "--json is an option of bench characterize (bench run: --stats-json)");
+        pr = -1;
+    }
     if (pr != 0) {
         free(c.exec_opts);
         return pr > 0 ? CLI_EXIT_OK : CLI_EXIT_USAGE;

@@ -409,7 +409,6 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
 /* Add a finished CTA's counters to the kernel's and the launch's. */
 static void sm_account_cta(core_sm *sm, const emu_cta *c)
 {
-    emu_launch *l = sm->launch;
     for (uint32_t i = 0; i < c->nwarps; i++) {
         const emu_warp *w = &c->warps[i];
         uint64_t n = w->warp_insns;
@@ -418,13 +417,7 @@ static void sm_account_cta(core_sm *sm, const emu_cta *c)
         sm->st->thread_insns += w->thread_insns;
         sm->st->mem_insns += w->class_insns[PTX_CLS_MEM];
         sm->st->bar_insns += w->class_insns[PTX_CLS_BAR];
-        l->warp_insns += n;
-        l->thread_insns += w->thread_insns;
-        l->mem_insns += w->class_insns[PTX_CLS_MEM];
-        l->bar_insns += w->class_insns[PTX_CLS_BAR];
-        if (n == 0) continue;
-        if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
-        if (n > l->warp_insns_max) l->warp_insns_max = n;
+        emu_launch_count_warp(sm->launch, w);
     }
 }
 

@@ -138,8 +138,10 @@ typedef struct wsc_kstats {
     char *pretty;            /* demangled when the C++ runtime can, else NULL */
     uint64_t launches, ctas, warps, warp_insns, thread_insns, cycles;
     /* for characterization: memory and barrier warp instructions,
-       shortest and longest warp over all launches (0 = no warp ran) */
+       shortest and longest warp over all launches (0 = no warp ran), and
+       the sum of squared warp lengths (ws_stats.warp_insns_sq) */
     uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
+    double warp_insns_sq;
     /* timing model counters, summed over launches */
     uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
     ws_tstats *t;            /* the library's full counters (timing only) */

@@ -7,6 +7,7 @@
 */
 #include "cuda_internal.h"
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,6 +89,7 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const ws_ctx *ctx, const 
     k->thread_insns += s->thread_insns;
     k->mem_insns += s->mem_insns;
     k->bar_insns += s->bar_insns;
+    k->warp_insns_sq += s->warp_insns_sq;
     if (s->warp_insns_min && (!k->warp_insns_min || s->warp_insns_min < k->warp_insns_min))
         k->warp_insns_min = s->warp_insns_min;
     if (s->warp_insns_max > k->warp_insns_max) k->warp_insns_max = s->warp_insns_max;
@@ -210,6 +212,19 @@ static void json_classes(FILE *f, uint64_t mem, uint64_t bar, uint64_t wmin, uin
             wmin, wmax);
 }
 
+/*
+** The spread of warp lengths of a kernel or launch (after the classes):
+** the sum of squared lengths (so that reports can be merged), and the
+** mean and standard deviation over its `warps` warps it gives.
+*/
+static void json_spread(FILE *f, uint64_t warps, uint64_t wi, double sq)
+{
+    double avg = warps ? (double)wi / (double)warps : 0.0;
+    double var = warps ? sq / (double)warps - avg * avg : 0.0;
+    fprintf(f, ", \"warp_insns_sq\": %.17g, \"warp_insns_avg\": %.3f, "
+            "\"warp_insns_std\": %.3f", sq, avg, var > 0.0 ? sqrt(var) : 0.0);
+}
+
 /* Timing-model counters (only with the timing model on). */
 static void json_timing(FILE *f, const wsc_config *c, uint64_t ti, uint64_t cycles,
                         uint64_t acc, uint64_t hits, uint64_t misses, uint64_t lsu)
@@ -220,10 +235,9 @@ static void json_timing(FILE *f, const wsc_config *c, uint64_t ti, uint64_t cycl
             PRIu64, ratio(ti, cycles), acc, hits, misses, ratio(hits, acc), lsu);
 }
 
-static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
+/* The report's head: simulator, machine, time model and settings. */
+static void json_head(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
 {
-    uint64_t ctas = 0, warps = 0, wi = 0, ti = 0, mem = 0, bar = 0, wmin = 0, wmax = 0;
-    uint64_t acc = 0, hits = 0, misses = 0, lsu = 0;
     fprintf(f, "{\n  \"simulator\": \"warpsim\",\n  \"version\": \"%s\",\n  \"api\": ",
             WS_VERSION_STRING);
     json_str(f, api);
@@ -251,55 +265,77 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
         }
         fputc(']', f);
     }
+}
+
+/* One "kernels" element, its counters also added to `sum` (the total). */
+static void json_kernel(const wsc_kstats *k, const wsc_config *c, FILE *f, wsc_kstats *sum)
+{
+    fprintf(f, "\n    {\"name\": ");
+    json_str(f, k->name);
+    if (k->pretty) {
+        fprintf(f, ", \"demangled\": ");
+        json_str(f, k->pretty);
+    }
+    fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
+    json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+    json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
+    json_spread(f, k->warps, k->warp_insns, k->warp_insns_sq);
+    json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
+                k->l1d_misses, k->lsu_stall_cycles);
+    ws_tstats_json(k->t, f, 3, 0);
+    fputc('}', f);
+    sum->l1d_accesses += k->l1d_accesses; sum->l1d_hits += k->l1d_hits;
+    sum->l1d_misses += k->l1d_misses; sum->lsu_stall_cycles += k->lsu_stall_cycles;
+    sum->ctas += k->ctas; sum->warps += k->warps; sum->warp_insns += k->warp_insns;
+    sum->thread_insns += k->thread_insns; sum->mem_insns += k->mem_insns;
+    sum->bar_insns += k->bar_insns; sum->warp_insns_sq += k->warp_insns_sq;
+    if (k->warp_insns_min && (!sum->warp_insns_min || k->warp_insns_min < sum->warp_insns_min))
+        sum->warp_insns_min = k->warp_insns_min;
+    if (k->warp_insns_max > sum->warp_insns_max) sum->warp_insns_max = k->warp_insns_max;
+}
+
+/* The "launches" list (--per-kernel). */
+static void json_launches(const wsc_stats *st, const wsc_config *c, FILE *f)
+{
+    fprintf(f, "  \"launches\": [");
+    for (uint64_t i = 0; i < st->nlaunches; i++) {
+        const wsc_launch_rec *r = &st->launches[i];
+        fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
+        json_str(f, st->kernels[r->kernel].name);
+        fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
+                "\"dynamic_shared\": %" PRIu64 ", \"failed\": %s, ", r->grid.x,
+                r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
+                r->failed ? "true" : "false");
+        json_counts(f, r->s.ctas, r->s.warps, r->s.warp_insns, r->s.thread_insns,
+                    r->cycles);
+        json_classes(f, r->s.mem_insns, r->s.bar_insns, r->s.warp_insns_min,
+                     r->s.warp_insns_max);
+        json_spread(f, r->s.warps, r->s.warp_insns, r->s.warp_insns_sq);
+        json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
+                    r->s.l1d_misses, r->s.lsu_stall_cycles);
+        ws_tstats_json(r->t, f, 3, 0);
+        fputc('}', f);
+    }
+    fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
+}
+
+static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api, FILE *f)
+{
+    wsc_kstats t = { 0 };   /* the total over kernels */
+    json_head(st, c, api, f);
     fprintf(f, ",\n  \"kernels\": [");
     for (uint32_t i = 0; i < st->nkernels; i++) {
-        const wsc_kstats *k = &st->kernels[i];
-        fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-        json_str(f, k->name);
-        if (k->pretty) {
-            fprintf(f, ", \"demangled\": ");
-            json_str(f, k->pretty);
-        }
-        fprintf(f, ", \"launches\": %" PRIu64 ", ", k->launches);
-        json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
-        json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
-        json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
-                    k->l1d_misses, k->lsu_stall_cycles);
-        ws_tstats_json(k->t, f, 3, 0);
-        fputc('}', f);
-        acc += k->l1d_accesses; hits += k->l1d_hits; misses += k->l1d_misses;
-        lsu += k->lsu_stall_cycles;
-        ctas += k->ctas; warps += k->warps; wi += k->warp_insns; ti += k->thread_insns;
-        mem += k->mem_insns; bar += k->bar_insns;
-        if (k->warp_insns_min && (!wmin || k->warp_insns_min < wmin)) wmin = k->warp_insns_min;
-        if (k->warp_insns_max > wmax) wmax = k->warp_insns_max;
+        fputs(i ? "," : "", f);
+        json_kernel(&st->kernels[i], c, f, &t);
     }
     fprintf(f, "%s],\n", st->nkernels ? "\n  " : "");
-    if (c->per_kernel) {
-        fprintf(f, "  \"launches\": [");
-        for (uint64_t i = 0; i < st->nlaunches; i++) {
-            const wsc_launch_rec *r = &st->launches[i];
-            fprintf(f, "%s\n    {\"kernel\": ", i ? "," : "");
-            json_str(f, st->kernels[r->kernel].name);
-            fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], "
-                    "\"dynamic_shared\": %" PRIu64 ", \"failed\": %s, ", r->grid.x,
-                    r->grid.y, r->grid.z, r->block.x, r->block.y, r->block.z, r->shared,
-                    r->failed ? "true" : "false");
-            json_counts(f, r->s.ctas, r->s.warps, r->s.warp_insns, r->s.thread_insns,
-                        r->cycles);
-            json_classes(f, r->s.mem_insns, r->s.bar_insns, r->s.warp_insns_min,
-                         r->s.warp_insns_max);
-            json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
-                        r->s.l1d_misses, r->s.lsu_stall_cycles);
-            ws_tstats_json(r->t, f, 3, 0);
-            fputc('}', f);
-        }
-        fprintf(f, "%s],\n", st->nlaunches ? "\n  " : "");
-    }
+    if (c->per_kernel) json_launches(st, c, f);
     fprintf(f, "  \"total\": {\"launches\": %" PRIu64 ", ", st->total_launches);
-    json_counts(f, ctas, warps, wi, ti, st->cycles);
-    json_classes(f, mem, bar, wmin, wmax);
-    json_timing(f, c, ti, st->cycles, acc, hits, misses, lsu);
+    json_counts(f, t.ctas, t.warps, t.warp_insns, t.thread_insns, st->cycles);
+    json_classes(f, t.mem_insns, t.bar_insns, t.warp_insns_min, t.warp_insns_max);
+    json_spread(f, t.warps, t.warp_insns, t.warp_insns_sq);
+    json_timing(f, c, t.thread_insns, st->cycles, t.l1d_accesses, t.l1d_hits,
+                t.l1d_misses, t.lsu_stall_cycles);
     ws_tstats_json(st->t, f, 2, 1);
     fprintf(f, "}\n}\n");
 }

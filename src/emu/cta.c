@@ -170,20 +170,23 @@ int emu_cta_run(emu_cta *cta)
     }
 }
 
+void emu_launch_count_warp(emu_launch *l, const emu_warp *w)
+{
+    uint64_t n = w->warp_insns;
+    l->warp_insns += n;
+    l->thread_insns += w->thread_insns;
+    l->mem_insns += w->class_insns[PTX_CLS_MEM];
+    l->bar_insns += w->class_insns[PTX_CLS_BAR];
+    l->warp_insns_sq += (double)n * (double)n;
+    if (n == 0) return;   /* never ran (a fault stopped the CTA first) */
+    if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
+    if (n > l->warp_insns_max) l->warp_insns_max = n;
+}
+
 /* Add a finished CTA's warp counters to the launch's. */
 static void cta_account(emu_launch *l, const emu_cta *cta)
 {
-    for (uint32_t i = 0; i < cta->nwarps; i++) {
-        const emu_warp *w = &cta->warps[i];
-        uint64_t n = w->warp_insns;
-        l->warp_insns += n;
-        l->thread_insns += w->thread_insns;
-        l->mem_insns += w->class_insns[PTX_CLS_MEM];
-        l->bar_insns += w->class_insns[PTX_CLS_BAR];
-        if (n == 0) continue;   /* never ran (a fault stopped the CTA first) */
-        if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
-        if (n > l->warp_insns_max) l->warp_insns_max = n;
-    }
+    for (uint32_t i = 0; i < cta->nwarps; i++) emu_launch_count_warp(l, &cta->warps[i]);
 }
 
 /* The CTAs in flight: slot s holds a CTA while its warps are non-NULL. */

@@ -176,9 +176,12 @@ typedef struct emu_launch {
        warps): memory (class MEM) and barrier (class BAR) warp instructions,
        and the shortest and longest per-warp instruction count over all
        warps of all CTAs (warps that executed nothing are left out; 0 when
-       no warp ran) */
+       no warp ran), and the sum over all warps of the square of each
+       one's count, for the standard deviation of warp lengths (a double:
+       exact while below 2^53, then rounded rather than wrapped) */
     uint64_t mem_insns, bar_insns;
     uint64_t warp_insns_min, warp_insns_max;
+    double warp_insns_sq;
     /* the launch's oracle profile
        (profile.c), or NULL when none was asked for; set by the host side
        (api_timing.c) before the timing run, read-only to the model */
@@ -398,6 +401,11 @@ int emu_cta_turn(emu_cta *cta);
 /* Run all warps of an initialised CTA to completion (turns until done,
    without the launch's progress limit). 0 or -1 (fault). */
 int emu_cta_run(emu_cta *cta);
+/* Add finished warp `w`'s counters to launch `l`'s (instructions, lanes,
+   memory and barrier instructions, shortest/longest warp, sum of squared
+   lengths).  Called once per warp when its CTA finishes, by cta.c's
+   runner and by the timing model. */
+void emu_launch_count_warp(emu_launch *l, const emu_warp *w);
 
 /* Each thread's stack (lane l at l*stack_bytes), allocated zeroed on the
    first use; NULL when the host is out of memory. */

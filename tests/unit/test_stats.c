@@ -1,7 +1,8 @@
 /*
 ** test_stats.c -- the characterization counters of ws_stats: memory and
-** barrier warp-instructions and the shortest/longest warp, per launch and
-** over all launches, checked exactly on small hand-written kernels.
+** barrier warp-instructions, the shortest/longest warp and the sum of
+** squared warp lengths, per launch and over all launches, checked
+** exactly on small hand-written kernels.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -86,12 +87,15 @@ static void test_class_and_spread_counts(void **state)
     assert_int_equal(s.bar_insns, 2 * 3 * 2);
     assert_int_equal(s.warp_insns_min, 11);
     assert_int_equal(s.warp_insns_max, 13);
+    /* sum of squared warp lengths, exact: 2 x (13^2 + 11^2 + 11^2) */
+    assert_true(s.warp_insns_sq == 2.0 * (169 + 121 + 121));
 
     /* one warp: no spread */
     launch(ctx, kernel(m, "charz"), 1, 32, args);
     ws_stats_last(ctx, &s);
     assert_int_equal(s.warp_insns_min, 13);
     assert_int_equal(s.warp_insns_max, 13);
+    assert_true(s.warp_insns_sq == 169.0);
     assert_int_equal(s.mem_insns, 3);
 
     /* ret only: 1 instruction, no memory, no barrier */
@@ -103,6 +107,7 @@ static void test_class_and_spread_counts(void **state)
     assert_int_equal(s.bar_insns, 0);
     assert_int_equal(s.warp_insns_min, 1);
     assert_int_equal(s.warp_insns_max, 1);
+    assert_true(s.warp_insns_sq == 3.0);
 
     /* totals: sums, and min/max over every launch */
     ws_stats t;
@@ -112,6 +117,32 @@ static void test_class_and_spread_counts(void **state)
     assert_int_equal(t.bar_insns, 12 + 2);
     assert_int_equal(t.warp_insns_min, 1);
     assert_int_equal(t.warp_insns_max, 13);
+    assert_true(t.warp_insns_sq == 822.0 + 169.0 + 3.0);
+    ws_module_unload(m);
+    ws_ctx_destroy(ctx);
+}
+
+/* The timing model counts the same warps through the same function. */
+static void test_counts_on_timing_model(void **state)
+{
+    (void)state;
+    ws_options o = { .timing = 1 };
+    ws_ctx *ctx = NULL;
+    char err[512];
+    assert_int_equal(ws_ctx_create2(&o, &ctx, err, sizeof err), WS_OK);
+    ws_module *m;
+    assert_int_equal(ws_module_load_string(ctx, stats_ptx, "stats.ptx", &m), WS_OK);
+    ws_devptr out;
+    assert_int_equal(ws_malloc(ctx, 80 * 4, &out), WS_OK);
+    void *args[] = { &out };
+    launch(ctx, kernel(m, "charz"), 2, 80, args);
+    ws_stats s;
+    ws_stats_last(ctx, &s);
+    assert_true(s.cycles > 0);
+    assert_int_equal(s.warp_insns, 2 * (13 + 11 + 11));
+    assert_int_equal(s.warp_insns_min, 11);
+    assert_int_equal(s.warp_insns_max, 13);
+    assert_true(s.warp_insns_sq == 2.0 * (169 + 121 + 121));
     ws_module_unload(m);
     ws_ctx_destroy(ctx);
 }
@@ -135,6 +166,7 @@ static void test_counts_after_fault(void **state)
     assert_int_equal(s.bar_insns, 1);
     assert_int_equal(s.warp_insns_min, 7);
     assert_int_equal(s.warp_insns_max, 7);
+    assert_true(s.warp_insns_sq == 49.0);
     ws_module_unload(m);
     ws_ctx_destroy(ctx);
 }
@@ -143,6 +175,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_class_and_spread_counts),
+        cmocka_unit_test(test_counts_on_timing_model),
         cmocka_unit_test(test_counts_after_fault),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
