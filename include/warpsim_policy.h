@@ -346,7 +346,8 @@ typedef struct ws_warp_sched_ops {
 /* ------------------------------------------------------------------ */
 
 typedef struct ws_fetch_warp_view {
-    bool     can_fetch;    /* live and its instruction buffer has room */
+    bool     can_fetch;    /* it may fetch now; a warp that may not is shown
+                              with this field alone current */
     bool     at_barrier;   /* waiting at a CTA barrier */
     uint32_t slot;
     uint64_t uid;

@@ -327,7 +327,11 @@ static void fetch_queue_look(core_sm *sm, uint64_t cycle)
             else can = fetch_can(sm, w, cycle);
         }
         any |= can;
-        if (sm->fetch_ops && sm->fetch_ops->pick) fetch_view_fill(sm, i, can);
+        /* a policy reads only the warps that can fetch */
+        if (sm->fetch_ops && sm->fetch_ops->pick) {
+            if (can) fetch_view_fill(sm, i, true);
+            else sm->fview[i].can_fetch = false;
+        }
     }
     if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return; }
     if (!any) { sm->fetch_last = 2; return; }
