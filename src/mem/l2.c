@@ -82,6 +82,9 @@ struct mem_l2 {
     l2_join *j;           /* join pool, grows by doubling */
     uint32_t jcap, jfree;
     bool     perfect;
+    bool     bypass;      /* l2.enabled = false: nothing is kept, every
+                             read goes to DRAM (merging in the MSHRs while
+                             in flight), writes go on to DRAM */
     mem_cache tags;
     l2_mshrs mshr;
     l2_ring in, fills, todram, resp;
@@ -230,6 +233,7 @@ mem_l2 *mem_l2_new(const gpu_config *cfg)
     s->line = c->line_bytes ? c->line_bytes : 128;
     s->latency = c->hit_latency;
     s->perfect = cfg->perfect_l2;
+    s->bypass = !cfg->l2.enabled;
     s->sector = cfg->l2_sector_bytes < s->line ? cfg->l2_sector_bytes : 0;
     s->unit = s->sector ? s->sector : s->line;
     s->jfree = L2_NIL;
@@ -470,8 +474,9 @@ static void l2_do_fill(mem_l2 *s, uint64_t now)
     uint32_t head = mshr_free(m, i);
     bool dirty = false;
     for (uint32_t k = head; k != L2_NIL; k = m->w[k].next) dirty |= m->w[k].r.kind != MEM_READ;
-    l2_install(s, l2_first(s, &fill), nl, dirty, head != L2_NIL ? &m->w[head].r : &fill);
-    if (pf_only) {
+    if (!s->bypass)
+        l2_install(s, l2_first(s, &fill), nl, dirty, head != L2_NIL ? &m->w[head].r : &fill);
+    if (pf_only && !s->bypass) {
         /* nobody asked yet: a later demand hit shows the prefetch was useful */
         int64_t idx = mem_cache_probe(&s->tags, l2_first(s, &fill));
         if (idx >= 0) s->tags.lines[idx].prefetched = true;
@@ -516,11 +521,20 @@ static bool l2_do_access(mem_l2 *s, uint64_t now)
         s->pf.merges += m->e[i].prefetch;
         return true;
     }
-    if (l2_all_present(s, first, nl)) {
+    if (!s->bypass && l2_all_present(s, first, nl)) {
         l2_count_pf_hits(s, first, nl);
         l2_install(s, first, nl, r->kind != MEM_READ, r);   /* touches, maybe dirties */
         s->st.accesses++;
         s->st.hits++;
+        l2_reply(s, r, join, now);
+        return true;
+    }
+    if (r->kind == MEM_WRITE && s->bypass) {
+        /* uncached: the write goes on to DRAM, acknowledged as it leaves */
+        if (!ring_room(&s->todram, 1)) { s->st.reservation_fails++; return false; }
+        ring_push(&s->todram, r);
+        s->st.accesses++;
+        s->st.misses++;
         l2_reply(s, r, join, now);
         return true;
     }
