@@ -335,9 +335,11 @@ static void fetch_queue_look(core_sm *sm, uint64_t cycle)
     }
     if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return; }
     if (!any) { sm->fetch_last = 2; return; }
-    sm->fetch_last = 0;
+    uint32_t before = sm->iq_used;
     if (sm->fetch_ops && sm->fetch_ops->pick) fetch_picks(sm, cycle);
     else fetch_round_robin(sm, cycle);
+    /* a pick may bring nothing (a function's end, an I-cache miss) */
+    sm->fetch_last = sm->iq_used != before ? 0 : 2;
 }
 
 static void fetch_count(core_sm *sm, uint64_t n)
@@ -364,6 +366,13 @@ void core_fetch_account_skip(core_sm *sm, uint64_t n)
 */
 void core_fetch_tick(core_sm *sm, uint64_t cycle)
 {
+    if (sm->cfg->fetch_queue && !sm->live_warps) {
+        /* the last warp left in this cycle's issue: a cycle with no fetch */
+        sm->fetch_last = 2;
+        memset(sm->fstall_last, 0, sizeof sm->fstall_last);
+        fetch_count(sm, 1);
+        return;
+    }
     if (!sm->live_warps) return;
     if (sm->cfg->fetch_queue) {
         if (!sm->fetch_quiet || cycle >= sm->fetch_due) fetch_queue_look(sm, cycle);

@@ -249,6 +249,7 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
     if (!g->cfg.issue_width) g->cfg.issue_width = 1;
     if (!g->cfg.fetch_width) g->cfg.fetch_width = 1;
     if (!g->cfg.ibuffer_size) g->cfg.ibuffer_size = 2;
+    if (!g->cfg.decode_latency) g->cfg.decode_latency = 1;   /* hand-filled configs */
     g->nsm = gpu_config_n_sm(&g->cfg);
     if (!g->nsm || gpu_config_max_warps(&g->cfg) == 0) {
         snprintf(err, errlen, "the configuration has no SM or no warp slot "

@@ -12,8 +12,10 @@
 **    of any warp dispatches, i.e. warps are tried by the age of their
 **    next instruction, oldest first; strict = 1 (the spec's option): only
 **    the queue's head may dispatch, and nothing does while it waits;
-**  - warps that cannot issue this cycle follow the ready ones in slot
-**    order (only the issue-slot statistics read them); with per-warp
+**  - when some warp is ready only the ready ones are returned, the
+**    FIFO_SORTED (4) oldest in order (the core never looks past a ready
+**    warp it can issue); when none is, the first stalled warp in slot
+**    order (what the issue-slot statistics read); with per-warp
 **    instruction buffers (fetch_queue = 0) the order is still the fetch
 **    order of the buffered heads.
 */
@@ -47,51 +49,59 @@ static void fifo_destroy(void *st)
     free(st);
 }
 
-/* Insertion sort of out[0..n) by (next_seq, slot): n is the warps ready
-   this cycle, a handful. */
-static void fifo_sort(const ws_warp_view *w, uint32_t *out, uint32_t n)
+/* The first FIFO_SORTED of out[0..n) put in order of (next_seq, slot)
+   by selection, the rest left as they are: the core issues at most
+   issue_width warps and stops at the first it can issue, so only the head
+   of the order is read (every preset issues at most 2 a cycle; a wider
+   issue sees its later picks in slot order). */
+#define FIFO_SORTED 4
+static void fifo_select(const ws_warp_view *w, uint32_t *out, uint32_t n)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t x = out[i], j = i;
-        while (j > 0 && (w[out[j - 1]].next_seq > w[x].next_seq
-                         || (w[out[j - 1]].next_seq == w[x].next_seq && out[j - 1] > x))) {
-            out[j] = out[j - 1];
-            j--;
+    for (uint32_t i = 0; i < n && i < FIFO_SORTED; i++) {
+        uint32_t best = i;
+        for (uint32_t j = i + 1; j < n; j++) {
+            const ws_warp_view *a = &w[out[j]], *b = &w[out[best]];
+            if (a->next_seq < b->next_seq || (a->next_seq == b->next_seq && out[j] < out[best]))
+                best = j;
         }
-        out[j] = x;
+        uint32_t x = out[i];
+        out[i] = out[best];
+        out[best] = x;
     }
 }
 
 /*
-** The ready warps by the age of their next instruction, then the others
-** in slot order: only a ready warp can issue, and sorting every warp every
-** cycle cost a third of a tesla8 run.  (The others' order decides only
-** which stall the cycle's issue slot is counted under.)  strict: the warp
-** holding the oldest instruction alone.
+** The ready warps, oldest next instruction first.  When none is ready,
+** the first warp in slot order with a real stall (not an empty buffer):
+** the core counts the cycle's issue slot under the first such stall of
+** the order, so that one warp gives the same count as all of them.
+** strict: the warp holding the oldest instruction alone.
 */
 static uint32_t fifo_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     fifo_state *st = vst;
-    uint32_t nready = 0, n = 0, head = WS_NO_WARP;
+    uint32_t nready = 0, head = WS_NO_WARP, stalled = WS_NO_WARP;
+    uint64_t oldest = UINT64_MAX;
     for (uint32_t i = 0; i < v->ncand; i++) {
         uint32_t s = v->cand[i];
         const ws_warp_view *w = &v->warps[s];
         if (!w->valid) continue;
-        if (head == WS_NO_WARP || w->next_seq < v->warps[head].next_seq) head = s;
+        if (w->next_seq < oldest || head == WS_NO_WARP) { head = s; oldest = w->next_seq; }
         if (w->stall == WS_STALL_NONE) out[nready++] = s;
+        else if (stalled == WS_NO_WARP && w->stall != WS_STALL_IBUFFER) stalled = s;
     }
     if (st->strict) {
         if (head == WS_NO_WARP) return 0;
         out[0] = head;
         return 1;
     }
-    fifo_sort(v->warps, out, nready);
-    n = nready;
-    for (uint32_t i = 0; i < v->ncand; i++) {
-        uint32_t s = v->cand[i];
-        if (v->warps[s].valid && v->warps[s].stall != WS_STALL_NONE) out[n++] = s;
+    if (nready) {
+        fifo_select(v->warps, out, nready);
+        return nready;
     }
-    return n;
+    if (stalled == WS_NO_WARP) return 0;
+    out[0] = stalled;
+    return 1;
 }
 
 const ws_warp_sched_ops ws_warp_sched_fifo = {
