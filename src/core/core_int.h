@@ -399,7 +399,9 @@ void core_hum_note(core_sm *sm, const core_warp *w);
 /* The same, inline for the common case: not a candidate before or now. */
 static inline void core_hum_look(core_sm *sm, const core_warp *w)
 {
-    if (w->stall == WS_STALL_UNIT || (sm->humc.cand[w->slot / 64] >> (w->slot % 64) & 1))
+    /* a candidate waits for the LSU (lsu_wait): an ALU unit stall is none */
+    if ((w->stall == WS_STALL_UNIT && w->lsu_wait)
+        || (sm->humc.cand[w->slot / 64] >> (w->slot % 64) & 1))
         core_hum_note(sm, w);
 }
 void core_lsu_reply(core_sm *sm, const mem_req *rep, uint64_t cycle);

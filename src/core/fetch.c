@@ -313,7 +313,7 @@ static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
 ** into "may fetch" or a stall reason (counted), then the policy (or the
 ** built-in round robin) picks among those that may, if the queue has room.
 */
-static void fetch_queue_look(core_sm *sm, uint64_t cycle)
+static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
 {
     memset(sm->fstall_last, 0, sizeof sm->fstall_last);
     sm->fetch_due = CORE_NEVER;
@@ -333,13 +333,14 @@ static void fetch_queue_look(core_sm *sm, uint64_t cycle)
             else sm->fview[i].can_fetch = false;
         }
     }
-    if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return; }
-    if (!any) { sm->fetch_last = 2; return; }
+    if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return false; }
+    if (!any) { sm->fetch_last = 2; return false; }
     uint32_t before = sm->iq_used;
     if (sm->fetch_ops && sm->fetch_ops->pick) fetch_picks(sm, cycle);
     else fetch_round_robin(sm, cycle);
     /* a pick may bring nothing (a function's end, an I-cache miss) */
     sm->fetch_last = sm->iq_used != before ? 0 : 2;
+    return true;
 }
 
 static void fetch_count(core_sm *sm, uint64_t n)
@@ -375,8 +376,9 @@ void core_fetch_tick(core_sm *sm, uint64_t cycle)
     }
     if (!sm->live_warps) return;
     if (sm->cfg->fetch_queue) {
-        if (!sm->fetch_quiet || cycle >= sm->fetch_due) fetch_queue_look(sm, cycle);
-        sm->fetch_quiet = sm->fetch_last != 0;
+        /* quiet: no warp could fetch, or no room (not: a pick brought nothing) */
+        if (!sm->fetch_quiet || cycle >= sm->fetch_due)
+            sm->fetch_quiet = !fetch_queue_look(sm, cycle);
         if (sm->fetch_due < sm->wake) sm->wake = sm->fetch_due;
         fetch_count(sm, 1);
         return;

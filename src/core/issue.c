@@ -279,6 +279,30 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
     return any;
 }
 
+/*
+** An issue this cycle left no instance of ALU unit `u` free next cycle:
+** the unit's other ready warps of scheduler `sc` would find it busy when
+** looked at next cycle (their head and scoreboard cannot change without a
+** poke), so they are marked so now, until it frees.  Only a saving: the
+** same stall and recheck time the look would give (without the operand
+** collector, which has its own check).
+*/
+static void issue_unit_taken(core_sm *sm, core_sched *sc, uint8_t u, uint64_t cycle)
+{
+    uint64_t frees = CORE_NEVER;
+    if (sm->opc_banks || issue_unit(sm, u, cycle + 1, &frees) >= 0) return;
+    for (uint32_t i = 0; i < sc->ncand; i++) {
+        core_warp *w = &sm->warps[sc->cand[i]];
+        if (!w->ew || w->finished || w->recheck != cycle + 1 || w->stall != WS_STALL_NONE
+            || !w->ib_n)
+            continue;
+        const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+        if (ui->kind != CORE_K_ALU || ui->unit != u) continue;
+        w->stall = sm->view[sc->cand[i]].stall = WS_STALL_UNIT;
+        w->recheck = frees;
+    }
+}
+
 static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
@@ -301,7 +325,7 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         for (n = 0; n < sc->ncand; n++) sc->order[n] = sc->cand[n];
     }
     uint32_t issued = 0, width = sm->cfg->issue_width;
-    uint8_t first = WS_STALL_NONE;
+    uint8_t first = WS_STALL_NONE, took = CORE_UNIT_NONE;
     bool mem_veto = false;
     for (uint32_t k = 0; k < n && issued < width && !sm->fault; k++) {
         uint32_t i = sc->order[k];          /* a slot */
@@ -318,6 +342,8 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
             continue;
         }
         core_warp *w = &sm->warps[i];
+        const core_uinfo *hui = &sm->ui[w->ib_pc[w->ib_head]];
+        if (hui->kind == CORE_K_ALU) took = hui->unit;
         if (!issue_one(sm, w, cycle)) {
             if (first == WS_STALL_NONE) first = WS_STALL_UNIT;
             sm->active = true;
@@ -330,6 +356,7 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
     uint8_t slot = issued ? GPU_SLOT_ISSUED : mem_veto ? GPU_SLOT_MEM_VETO : issue_slot_of(first);
     sc->last_slot = slot;
     st->slots[slot]++;
+    if (issued && took != CORE_UNIT_NONE) issue_unit_taken(sm, sc, took, cycle);
 }
 
 void core_issue_tick(core_sm *sm, uint64_t cycle)

@@ -80,20 +80,26 @@ static void fifo_select(const ws_warp_view *w, uint32_t *out, uint32_t n)
 static uint32_t fifo_order(void *vst, const ws_sched_view *v, uint32_t *out)
 {
     fifo_state *st = vst;
-    uint32_t nready = 0, head = WS_NO_WARP, stalled = WS_NO_WARP;
-    uint64_t oldest = UINT64_MAX;
+    if (st->strict) {
+        uint32_t head = WS_NO_WARP;
+        for (uint32_t i = 0; i < v->ncand; i++) {
+            uint32_t s = v->cand[i];
+            if (v->warps[s].valid
+                && (head == WS_NO_WARP || v->warps[s].next_seq < v->warps[head].next_seq))
+                head = s;
+        }
+        if (head == WS_NO_WARP) return 0;
+        out[0] = head;
+        return 1;
+    }
+    /* valid and stall only (the view's first bytes): this runs every cycle */
+    uint32_t nready = 0, stalled = WS_NO_WARP;
     for (uint32_t i = 0; i < v->ncand; i++) {
         uint32_t s = v->cand[i];
         const ws_warp_view *w = &v->warps[s];
         if (!w->valid) continue;
-        if (w->next_seq < oldest || head == WS_NO_WARP) { head = s; oldest = w->next_seq; }
         if (w->stall == WS_STALL_NONE) out[nready++] = s;
         else if (stalled == WS_NO_WARP && w->stall != WS_STALL_IBUFFER) stalled = s;
-    }
-    if (st->strict) {
-        if (head == WS_NO_WARP) return 0;
-        out[0] = head;
-        return 1;
     }
     if (nready) {
         fifo_select(v->warps, out, nready);
