@@ -77,7 +77,12 @@ typedef struct ws_param_values {
 enum {
     WS_NEED_ORACLE        = 1u << 0,  /* the oracle profile (functional pre-run) */
     WS_NEED_PROGRAM       = 1u << 1,  /* the program view in ws_launch_info */
-    WS_NEED_WARP_COUNTERS = 1u << 2   /* DRAM: per-request warp retired/remaining */
+    WS_NEED_WARP_COUNTERS = 1u << 2,  /* DRAM: per-request warp retired/remaining */
+    /* Not a need but a promise (warp schedulers, ABI 6): `order` depends on
+       the views alone and changes no state, and there is no may_issue.  In
+       a cycle where no view changed and the last cycle issued nothing, the
+       core then repeats the last cycle's outcome without asking. */
+    WS_PURE_ORDER         = 1u << 3
 };
 
 /* ------------------------------------------------------------------ */

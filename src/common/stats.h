@@ -118,8 +118,8 @@ typedef struct gpu_kernel_stats {
     /* the fetch-dram study's statistics (spec §6), summed over SMs.
        Fetch: SM-cycles with a fetch, with none because the issue queue was
        full (fetch_queue), with none because no warp could fetch; warp-cycles
-       a live warp could not fetch, by reason (GPU_FSTALL_*; fetch_queue
-       only); issue-queue entries summed over SM-cycles (fetch_queue only) */
+       a live warp could not fetch while the queue had room, by reason
+       (GPU_FSTALL_*; fetch_queue only); issue-queue entries summed over SM-cycles (fetch_queue only) */
     uint64_t fetch_cycles, fetch_queue_full_cycles, fetch_none_cycles;
     uint64_t fetch_warp_stalls[GPU_FSTALL_COUNT];
     uint64_t iq_occupancy_sum;

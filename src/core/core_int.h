@@ -188,6 +188,7 @@ typedef struct core_sched {
        whether that pass found a live warp */
     uint64_t due;
     bool     live;
+    bool     held;        /* this cycle's refresh found nothing due */
 } core_sched;
 
 /* ------------------------------------------------------------------ */

@@ -18,8 +18,8 @@
 ** (fetch_stall_mem: from the fetch of a global/local/generic load, store
 ** or atomic until every transaction is back or acknowledged) or for an
 ** instruction-cache line, or is finished.  Warp-cycles lost to each
-** reason, queue-full and no-warp cycles and the queue's occupancy are
-** counted (stats.h).
+** reason while the queue has room, queue-full and no-warp cycles and the
+** queue's occupancy are counted (stats.h).
 **
 ** Instruction cache.  By default it is perfect.  With l1i.model
 ** (GPGPU-Sim's -gpgpu_cache:il1) each line the fetch enters is looked up
@@ -309,14 +309,21 @@ static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
 }
 
 /*
-** The common queue's look (fetch_queue > 0): every live warp is sorted
-** into "may fetch" or a stall reason (counted), then the policy (or the
-** built-in round robin) picks among those that may, if the queue has room.
+** The common queue's look (fetch_queue > 0): with room in the queue,
+** every live warp is sorted into "may fetch" or a stall reason (counted),
+** then the policy (or the built-in round robin) picks among those that
+** may.  false when nothing could be fetched (the fetch goes quiet).
 */
 static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
 {
     memset(sm->fstall_last, 0, sizeof sm->fstall_last);
     sm->fetch_due = CORE_NEVER;
+    if (sm->iq_used >= sm->cfg->fetch_queue) {
+        /* nothing can fetch until an issue frees an entry (and pokes): the
+           warps' own reasons are counted only while the queue has room */
+        sm->fetch_last = 1;
+        return false;
+    }
     bool any = false;
     for (uint32_t i = 0; i < sm->nwarps; i++) {
         core_warp *w = &sm->warps[i];
@@ -333,7 +340,6 @@ static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
             else sm->fview[i].can_fetch = false;
         }
     }
-    if (sm->iq_used >= sm->cfg->fetch_queue) { sm->fetch_last = 1; return false; }
     if (!any) { sm->fetch_last = 2; return false; }
     uint32_t before = sm->iq_used;
     if (sm->fetch_ops && sm->fetch_ops->pick) fetch_picks(sm, cycle);

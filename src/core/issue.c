@@ -231,7 +231,8 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
 static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
-    if (cycle < sc->due) {
+    sc->held = cycle < sc->due;
+    if (sc->held) {
         /* nothing is due and nothing was poked: every view holds */
         if (sc->due < sm->wake) sm->wake = sc->due;
         return sc->live;
@@ -310,6 +311,13 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
     if (!issue_refresh(sm, s, cycle)) {
         sc->last_slot = GPU_SLOT_IDLE;
         st->slots[GPU_SLOT_IDLE]++;
+        return;
+    }
+    const ws_warp_sched_ops *pure = sm->wp;
+    if (sc->held && pure && (pure->needs & WS_PURE_ORDER) && !pure->may_issue
+        && sc->last_slot != GPU_SLOT_ISSUED) {
+        /* the same views as last cycle, which issued nothing: the same outcome */
+        st->slots[sc->last_slot]++;
         return;
     }
     ws_sched_view v = core_sm_view(sm, cycle);

@@ -169,7 +169,9 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
         if (c->mem_queue < (1u << 16)) c->mem_queue = 1u << 16;
     }
     if (strcmp(c->memory_model, "full") == 0) {
-        mem_warp_info info = { .ctx = g, .get = gpu_warp_progress };
+        /* per-request warp counters only for a DRAM scheduler that asks */
+        bool counters = g->pol.dram && (g->pol.dram->needs & WS_NEED_WARP_COUNTERS);
+        mem_warp_info info = { .ctx = g, .get = counters ? gpu_warp_progress : NULL };
         mem_sys *ms = mem_sys_new(c, g->nsm, g->pol.dram, &g->pol.params[WS_KIND_DRAM],
                                   g->pol.dram_prefetch, &g->pol.params[WS_KIND_DRAM_PREFETCH],
                                   info, err, errlen);

@@ -33,9 +33,13 @@ void mem_mshr_clear(mem_mshr *m)
 
 int mem_mshr_find(const mem_mshr *m, uint64_t line)
 {
-    if (!m->used) return -1;
-    for (uint32_t i = 0; i < m->n; i++)
-        if (m->e[i].valid && m->e[i].line == line) return (int)i;
+    /* stop after the last entry in use: large, lightly used tables (an
+       uncached L1D's request queue) are scanned every access */
+    for (uint32_t i = 0, seen = 0; seen < m->used && i < m->n; i++) {
+        if (!m->e[i].valid) continue;
+        if (m->e[i].line == line) return (int)i;
+        seen++;
+    }
     return -1;
 }
 

@@ -114,6 +114,7 @@ const ws_warp_sched_ops ws_warp_sched_fifo = {
     .name = "fifo",
     .summary = "in-order dispatch from a common issue queue: oldest fetched instruction first",
     .params = fifo_params,
+    .needs = WS_PURE_ORDER,
     .init = fifo_init,
     .destroy = fifo_destroy,
     .order = fifo_order,
