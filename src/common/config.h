@@ -197,6 +197,8 @@ typedef struct gpu_config {
     bool     perfect_l1;                      /* every L1D/L1C/L1T access hits (PMEM) */
     bool     dram_cta_rows;                   /* record the CTAs reading each DRAM row */
     bool     unlimited_mem;                   /* unlimited MSHRs and queues at L1, icnt, L2, DRAM */
+    bool     dram_bank_hold;                  /* a bank's next access starts when the
+                                                 last one's data has crossed the bus */
     uint32_t dram_fixed_latency;              /* > 0: DRAM answers after this many DRAM cycles,
                                                  no banks or timing */
     bool     oracle_profile;                  /* run the functional pre-run (REMINST, ALL, ...) */

@@ -375,6 +375,10 @@ static const cfg_param params[] = {
          "sharing and CTAs per row in the memsys report (OWL Table 4; costs time and memory)"),
     BOOL("unlimited_mem", unlimited_mem, "false",
          "unlimited MSHRs and queues at L1, interconnect, L2 and DRAM (no back-pressure)"),
+    BOOL("dram_bank_hold", dram_bank_hold, "false",
+         "a bank starts its next access only when the last one's data has crossed the bus "
+         "(fetch-dram spec 3 [R]: the bank is busy for the whole access); false: column "
+         "accesses to an open row pipeline as the timing allows"),
     U32("dram_fixed_latency", dram_fixed_latency, "0", "DRAM cycles", 0, 1000000,
         "> 0: DRAM answers every request after this many cycles (no banks, no timing)"),
     BOOL("oracle_profile", oracle_profile, "false",

@@ -177,6 +177,7 @@ static const char *const tesla8[] = {
        tRAS + tRP; the paper models no turnarounds [I: 0] */
     "tCL=28", "tRCD=12", "tRP=16", "tRAS=20", "tRC=36", "tRRD=2", "tCCD=2", "tCCDL=2",
     "tWTR=0", "tWR=0", "tRTW=0", "tRTP=0",
+    "dram_bank_hold=true",                 /* §3 [R]: the bank is busy for the whole access */
     /* §3 [R]: bank = (addr / 2048) mod 8, row = addr / 16384 */
     "dram_addr_map=00000000.00000000.00000000.00000000.00RRRRRR.RRRRRRRR.RRBBBCCC.CCCSSSSS",
     "dram_scheduler=frfcfs",               /* §3: FR-FCFS base */

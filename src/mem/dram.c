@@ -75,6 +75,7 @@ typedef struct dram_bank {
                                        decode (high bits, banks beyond dram_banks) */
     bool     busy;                  /* for bank-level parallelism */
     uint64_t busy_end;              /* UINT64_MAX while the end is not known */
+    uint64_t hold_until;            /* dram_bank_hold: no new access before this */
 } dram_bank;
 
 struct mem_dram {
@@ -83,6 +84,7 @@ struct mem_dram {
     uint32_t nbanks, ngroups, bus_bytes, burst, burst_time, col_bytes;
     uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
     uint32_t fixed_latency;
+    bool     bank_hold;             /* dram_bank_hold */
     uint32_t extra_latency;         /* dram_latency in DRAM cycles: added to each
                                        completion, not to the service latency */
     bool     unlimited;
@@ -244,6 +246,7 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
     d->burst_time = (g.burst + g.rate - 1) / g.rate;
     d->col_bytes = g.bus * g.burst;
     d->fixed_latency = cfg->dram_fixed_latency;
+    d->bank_hold = cfg->dram_bank_hold;
     /* GPGPU-Sim counts -dram_latency in core cycles */
     double ratio = cfg->core_mhz > 0 ? cfg->dram_mhz / cfg->core_mhz : 1.0;
     d->extra_latency = (uint32_t)(cfg->dram_latency * ratio + 0.5);
@@ -630,6 +633,7 @@ static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
     /* last column command: the request leaves the queue */
     fifo_put(d, &s->r, s->arrival, data_end, false);
     b->busy_end = data_end;
+    if (d->bank_hold) b->hold_until = data_end;
     b->cur = -1;
     d->bview[bi].demand--;
     d->bview[bi].demand_open_row--;      /* a column command: to the open row */
@@ -812,6 +816,11 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
         if (b->cur < 0) {
             if (b->nq == 0)
                 continue;
+            if (now < b->hold_until) {  /* dram_bank_hold: the last access is not done */
+                if (b->hold_until < wake)
+                    wake = b->hold_until;
+                continue;
+            }
             /* the prefetcher keeps the row: commit to nothing yet */
             if (pf_holds(d, bi, now) || !bank_select(d, bi, now)) {
                 wake = now + 1;       /* declined or held: ask again */

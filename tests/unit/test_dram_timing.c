@@ -209,6 +209,47 @@ static void test_dram_tccd(void **state)
     free(t);
 }
 
+/* dram_bank_hold (fetch-dram spec §3 [R]): two hits to one open bank no
+   longer overlap, the second starts when the first's data is done; hits
+   in two banks still overlap. */
+static void test_dram_bank_hold(void **state)
+{
+    (void)state;
+    gpu_config c = td_cfg();
+    c.dram_bank_hold = true;
+    td_drv *t = malloc(sizeof *t);
+    mem_dram *d = start(t, &c);
+    uint64_t bt = td_bt(&c);
+    open_row(t, 0, 1, 100);
+    uint64_t T = t->now;
+    td_push(t, td_addr(0, 1, 3), MEM_READ, 32, 0);
+    td_push(t, td_addr(0, 1, 4), MEM_READ, 32, 1);
+    td_drain(t, 1000);
+    assert_int_equal(t->done[0] - T, c.tCL + bt);
+    assert_int_equal(t->done[1] - T, 2 * (c.tCL + bt));
+    open_row(t, 1, 1, 300);
+    open_row(t, 2, 1, 301);
+    T = t->now;
+    td_push(t, td_addr(1, 1, 3), MEM_READ, 32, 2);
+    td_push(t, td_addr(2, 1, 3), MEM_READ, 32, 3);
+    td_drain(t, 1000);
+    assert_int_equal(t->done[3] - T, td_max(c.tCCD, bt) + c.tCL + bt);
+    mem_dram_free(d);
+    free(t);
+    /* without the hold the same-bank pair overlaps */
+    c.dram_bank_hold = false;
+    t = malloc(sizeof *t);
+    d = start(t, &c);
+    open_row(t, 0, 1, 100);
+    T = t->now;
+    td_push(t, td_addr(0, 1, 3), MEM_READ, 32, 0);
+    td_push(t, td_addr(0, 1, 4), MEM_READ, 32, 1);
+    td_drain(t, 1000);
+    assert_true(t->done[1] - T < 2 * (c.tCL + bt));
+    mem_dram_free(d);
+    free(t);
+}
+
 /* When the burst is longer than tCCD the data bus spaces column commands:
    back-to-back hits, in two banks and in one bank, move data with no gap. */
 static void test_dram_data_bus_back_to_back(void **state)
@@ -555,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_dram_trc),
         cmocka_unit_test(test_dram_trrd_and_bank_parallelism),
         cmocka_unit_test(test_dram_tccd),
+        cmocka_unit_test(test_dram_bank_hold),
         cmocka_unit_test(test_dram_data_bus_back_to_back),
         cmocka_unit_test(test_dram_multi_burst_request),
         cmocka_unit_test(test_dram_tccdl_bank_groups),
