@@ -32,6 +32,9 @@
 #define CORE_NONE       UINT32_MAX
 #define CORE_MAX_TX     128         /* transactions of one memory instruction */
 
+/* what a common-queue fetch look found (core_sm.fetch_last) */
+enum { CORE_FETCHED = 0, CORE_FETCH_FULL, CORE_FETCH_NONE };
+
 /* ------------------------------------------------------------------ */
 /* Per-instruction timing facts, computed once per launch (decode.c)   */
 /* ------------------------------------------------------------------ */
@@ -90,7 +93,6 @@ typedef struct core_warp {
     bool     ll_stalled;  /* waits on a load (WS_EV_LL_STALL sent) */
     uint32_t wait_load;   /* that load's record (CORE_NONE: none), for MemoryBlockCycles */
     uint32_t ivl;         /* barrier intervals completed (oracle counts) */
-    uint64_t ivl_base, ivl_mem_base;  /* emu counters when the interval began */
     uint64_t issued, fetched, last_fetch, last_issue;
     /* the common fetch framework (fetch.c, fetch_queue / fetch_stall_*)
        and the fetch-dram statistics */
@@ -241,7 +243,7 @@ struct core_sm {
     bool     fetch_rules;         /* fetch_stall_mem or branch_resolve is on */
     uint32_t iq_used;
     uint64_t fetch_seq, fetch_due;
-    uint8_t  fetch_last;          /* 0 fetched, 1 queue full, 2 no warp could fetch */
+    uint8_t  fetch_last;          /* CORE_FETCHED, CORE_FETCH_FULL, CORE_FETCH_NONE */
     uint32_t fstall_last[GPU_FSTALL_COUNT];
     const ws_launch_info *kinfo;  /* the running kernel, for policies */
 

@@ -11,8 +11,8 @@
 ** into an issue queue of `fetch_queue` entries that the SM's warps share
 ** (an entry is taken from fetch, through decode, to dispatch: [R] the
 ** queue bounds everything fetched and not dispatched); dispatch order is
-** the warp scheduler's (the `fifo` policy dispatches oldest-fetched
-** first).  A warp may fetch unless it waits at a barrier (from the fetch
+** the warp scheduler's (each buffered instruction carries its fetch order,
+** ws_warp_view.next_seq, for a scheduler that dispatches oldest first).  A warp may fetch unless it waits at a barrier (from the fetch
 ** of the bar), for an unresolved branch (from its fetch until
 ** `branch_resolve` cycles after it issues), for its device-memory access
 ** (fetch_stall_mem: from the fetch of a global/local/generic load, store
@@ -88,13 +88,19 @@ static int fetch_block(core_sm *sm, const core_warp *w, uint64_t cycle)
     return -1;
 }
 
+/* What keeps `w` from fetching in every mode: no warp, finished, an
+   I-cache wait, no room, stopped until a control instruction or barrier
+   issues, not ready to run.  The warp's own fields first: most cycles
+   most buffers are full. */
+static bool fetch_open(const core_sm *sm, const core_warp *w)
+{
+    return w->ew && !w->finished && !w->imiss && fetch_room(sm, w)
+        && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
+}
+
 static bool fetch_can(core_sm *sm, const core_warp *w, uint64_t cycle)
 {
-    /* the warp's own fields first: most cycles most buffers are full */
-    if (!w->ew || w->finished || w->imiss || !fetch_room(sm, w)
-        || (w->ib_n != 0 && w->fetch_pc == CORE_NO_PC) || w->ew->state != EMU_W_READY)
-        return false;
-    return !sm->fetch_rules || fetch_block(sm, w, cycle) < 0;
+    return fetch_open(sm, w) && (!sm->fetch_rules || fetch_block(sm, w, cycle) < 0);
 }
 
 /*
@@ -321,7 +327,7 @@ static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
     if (sm->iq_used >= sm->cfg->fetch_queue) {
         /* nothing can fetch until an issue frees an entry (and pokes): the
            warps' own reasons are counted only while the queue has room */
-        sm->fetch_last = 1;
+        sm->fetch_last = CORE_FETCH_FULL;
         return false;
     }
     bool any = false;
@@ -331,7 +337,7 @@ static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
         if (w->ew && !w->finished) {
             int b = fetch_block(sm, w, cycle);
             if (b >= 0) sm->fstall_last[b]++;
-            else can = fetch_can(sm, w, cycle);
+            else can = fetch_open(sm, w);
         }
         any |= can;
         /* a policy reads only the warps that can fetch */
@@ -340,12 +346,12 @@ static bool fetch_queue_look(core_sm *sm, uint64_t cycle)
             else sm->fview[i].can_fetch = false;
         }
     }
-    if (!any) { sm->fetch_last = 2; return false; }
+    if (!any) { sm->fetch_last = CORE_FETCH_NONE; return false; }
     uint32_t before = sm->iq_used;
     if (sm->fetch_ops && sm->fetch_ops->pick) fetch_picks(sm, cycle);
     else fetch_round_robin(sm, cycle);
     /* a pick may bring nothing (a function's end, an I-cache miss) */
-    sm->fetch_last = sm->iq_used != before ? 0 : 2;
+    sm->fetch_last = sm->iq_used != before ? CORE_FETCHED : CORE_FETCH_NONE;
     return true;
 }
 
@@ -353,7 +359,9 @@ static void fetch_count(core_sm *sm, uint64_t n)
 {
     gpu_kernel_stats *st = sm->st;
     st->iq_occupancy_sum += (uint64_t)sm->iq_used * n;
-    uint64_t *slot[3] = { &st->fetch_cycles, &st->fetch_queue_full_cycles, &st->fetch_none_cycles };
+    uint64_t *slot[] = { [CORE_FETCHED] = &st->fetch_cycles,
+                         [CORE_FETCH_FULL] = &st->fetch_queue_full_cycles,
+                         [CORE_FETCH_NONE] = &st->fetch_none_cycles };
     *slot[sm->fetch_last] += n;
     for (int r = 0; r < GPU_FSTALL_COUNT; r++) st->fetch_warp_stalls[r] += sm->fstall_last[r] * n;
 }
@@ -375,7 +383,7 @@ void core_fetch_tick(core_sm *sm, uint64_t cycle)
 {
     if (sm->cfg->fetch_queue && !sm->live_warps) {
         /* the last warp left in this cycle's issue: a cycle with no fetch */
-        sm->fetch_last = 2;
+        sm->fetch_last = CORE_FETCH_NONE;
         memset(sm->fstall_last, 0, sizeof sm->fstall_last);
         fetch_count(sm, 1);
         return;

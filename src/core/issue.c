@@ -155,8 +155,6 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     if (ew->state == EMU_W_BARRIER) {
         /* a barrier interval of the oracle profile ends with the barrier */
         w->ivl++;
-        w->ivl_base = ew->warp_insns;
-        w->ivl_mem_base = ew->class_insns[PTX_CLS_MEM];
         w->ivl_fetched = w->fetched;
         w->ivl_fetched_dev = w->fetched_dev;
         w->bar_since = cycle + 1;      /* + 1: 0 means not waiting */

@@ -192,7 +192,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->fetch_quiet = false;
     sm->iq_used = 0;                  /* every warp of the last kernel flushed */
     sm->fetch_due = CORE_NEVER;
-    sm->fetch_last = 2;
+    sm->fetch_last = CORE_FETCH_NONE;
     memset(sm->fstall_last, 0, sizeof sm->fstall_last);
     sm_l1_occupancy(sm);
     sm->lsu.busy = false;

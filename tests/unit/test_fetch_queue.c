@@ -19,16 +19,7 @@
 
 #include "timing_harness.h"
 
-static const char *ptx =
-    ".version 7.0\n.target sm_70\n.address_size 64\n"
-    ".visible .entry two(.param .u64 p)\n{\n"
-    "  .reg .b64 %rd<4>;\n  .reg .b32 %r<8>;\n  .reg .pred %p<2>;\n"
-    "  ld.param.u64 %rd1, [p];\n  mov.u32 %r1, %tid.x;\n  shr.u32 %r2, %r1, 5;\n"
-    "  mul.wide.u32 %rd2, %r1, 4;\n  add.s64 %rd3, %rd1, %rd2;\n  mov.u32 %r3, 0;\n"
-    "LOOP:\n  ld.global.u32 %r4, [%rd3];\n  ld.global.u32 %r5, [%rd3];\n"
-    "  add.u32 %r3, %r3, 1;\n  setp.le.u32 %p1, %r3, %r2;\n  @%p1 bra LOOP;\n"
-    "  bar.sync 0;\n  ld.global.u32 %r6, [%rd3];\n  add.u32 %r6, %r6, %r3;\n"
-    "  st.global.u32 [%rd3], %r6;\n  ret;\n}\n";
+static const char *ptx = TH_TWO_PTX;
 
 #define MAXUID 64
 
