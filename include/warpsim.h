@@ -124,6 +124,10 @@ typedef struct ws_stats {
        deviation = sqrt(warp_insns_sq / warps - mean^2).  A double, exact
        while below 2^53, so equal warps give exactly 0 */
     double warp_insns_sq;
+    /* the kernel-frame registers and predicates of every warp at its
+       exit, hashed per warp and summed (wrapping): equal for any issue
+       order that computes the same values */
+    uint64_t reg_hash;
     /* timing model (all 0 when functional only) */
     uint64_t cycles;        /* simulated core cycles (gpu_sim_cycle) */
     uint64_t l1d_accesses, l1d_hits, l1d_misses;

@@ -47,7 +47,7 @@
 
 /* Bumped on any change of a struct or ops table below. A plug-in built
    against another version is refused when loaded. */
-#define WS_POLICY_ABI_VERSION 6
+#define WS_POLICY_ABI_VERSION 7
 
 #define WS_NO_WARP   UINT32_MAX
 #define WS_NO_PC     UINT32_MAX
@@ -301,6 +301,35 @@ typedef struct ws_reexec_view {
     const ws_reexec_entry *e;
 } ws_reexec_view;
 
+/* One instruction of an alternate-issue chain: its pc, the register whose
+   result it writes to a hidden register instead (`reg`, WS_PROG_PRED_BIT
+   for a predicate; -1 = not renamed) and that hidden register (0 ..
+   WS_ALT_HIDDEN - 1), and the entry that follows (next[0]; after a
+   conditional branch next[0] where it is taken, next[1] where not; -1 =
+   the chain ends).  Sources are read through the renamings made earlier
+   in the same episode. */
+#define WS_ALT_HIDDEN 8   /* hidden registers (and predicates) per warp */
+#define WS_ALT_MAX    8   /* result-collection entries per warp */
+typedef struct ws_alt_entry {
+    uint32_t pc;
+    int32_t  reg;
+    uint8_t  hidden;
+    int32_t  next[2];
+} ws_alt_entry;
+
+/* when an alternate instruction may issue: only in a cycle in which the
+   scheduler unit has no warp ready in program order, or in the policy's
+   order like any other warp */
+enum { WS_ALT_AFTER_INORDER = 0, WS_ALT_EQUAL };
+
+typedef struct ws_alt_chain {
+    uint32_t n;
+    const ws_alt_entry *e;   /* the chain starts at e[0] */
+    uint8_t  priority;       /* WS_ALT_* */
+    uint8_t  max_issue;      /* per episode, <= WS_ALT_MAX (0 = WS_ALT_MAX) */
+    bool     diverged_ok;    /* may start while the warp's paths are split */
+} ws_alt_chain;
+
 typedef struct ws_warp_sched_ops {
     const char *name;                  /* registry key, e.g. "gto" */
     const char *summary;               /* one line for `warpsim policies` */
@@ -341,6 +370,15 @@ typedef struct ws_warp_sched_ops {
        NULL = none. */
     const char *const *counter_names;
     void (*counters)(void *st, uint64_t *out);
+    /* The alternate issue stream (ABI 7; HAWS, the core's altissue.c):
+       warp `slot`'s next instruction, at `stall_pc`, waits on a
+       long-latency load (a device-memory or texture load).  Fill *out
+       with the instructions it may issue out of program order meanwhile
+       and return true; false = none.  Asked once per stall instance (again
+       only after the stalled instruction has issued); `out->e` must stay
+       valid until kernel_end.  NULL = never. */
+    bool (*alt_chain)(void *st, const ws_sched_view *v, uint32_t slot, uint32_t stall_pc,
+                      struct ws_alt_chain *out);
 } ws_warp_sched_ops;
 
 #define WS_MAX_COUNTERS 8

@@ -159,7 +159,8 @@ static void launch_account(ws_ctx *ctx, const emu_launch *l, ws_dim3 grid, ws_di
                             .mem_insns = l->mem_insns, .bar_insns = l->bar_insns,
                             .warp_insns_min = l->warp_insns_min,
                             .warp_insns_max = l->warp_insns_max,
-                            .warp_insns_sq = l->warp_insns_sq };
+                            .warp_insns_sq = l->warp_insns_sq,
+                            .reg_hash = l->reg_hash };
     ctx->total.launches++;
     ctx->total.ctas += ctas;
     ctx->total.warps += ctas * wpc;
@@ -168,6 +169,7 @@ static void launch_account(ws_ctx *ctx, const emu_launch *l, ws_dim3 grid, ws_di
     ctx->total.mem_insns += l->mem_insns;
     ctx->total.bar_insns += l->bar_insns;
     ctx->total.warp_insns_sq += l->warp_insns_sq;
+    ctx->total.reg_hash += l->reg_hash;
     if (l->warp_insns_min && (!ctx->total.warp_insns_min
                               || l->warp_insns_min < ctx->total.warp_insns_min))
         ctx->total.warp_insns_min = l->warp_insns_min;

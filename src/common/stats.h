@@ -132,6 +132,23 @@ typedef struct gpu_kernel_stats {
        (stores, with fetch_stall_mem), summed, and their count */
     uint64_t devmem_lat_sum, devmem_lat_count;
 
+    /* the alternate issue stream (core/altissue.c; HAWS, specs/haws.md
+       §7): episodes entered; instructions issued in them (ALU,
+       long-latency loads of those); COPY micro-ops and instructions passed
+       back in order; uops the emulator refused (the chain named one it may
+       not run ahead: 0 for a correct chain); the most one episode issued;
+       episodes ended by the stalled load's return; order errors (an
+       instruction issued in order while its pc waits in the RCU, or a warp
+       leaving with a non-empty RCU: 0 by design).  Always counted: ALU
+       instructions and long-latency loads issued in program order, and
+       scheduler-cycles in which no warp issued and every live warp waited
+       on a long-latency load (the thesis's Long Latency Stall). */
+    struct gpu_alt_stats {
+        uint64_t switches, issued, issued_alu, issued_ll, copies, skips, refused;
+        uint64_t max_episode, ended_load_back, order_errors;
+        uint64_t alu_insns, ll_insns, ll_stall_slots;
+    } alt;
+
     /* the warp scheduler's own counters (its ops->counters, read at the
        kernel's end on every SM and summed), reported as "policy" */
     uint32_t npolicy_counters;

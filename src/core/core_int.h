@@ -28,6 +28,8 @@
 #define CORE_MAX_SRC    12
 #define CORE_MAX_DST    4
 #define CORE_PRED_BIT   0x40000000  /* scoreboard id of a predicate */
+#define CORE_HID_BIT    0x20000000  /* scoreboard id of a hidden register (altissue.c):
+                                       absolute already, in no frame */
 #define CORE_NO_PC      UINT32_MAX
 #define CORE_NONE       UINT32_MAX
 #define CORE_MAX_TX     128         /* transactions of one memory instruction */
@@ -67,8 +69,41 @@ typedef struct core_sb_entry {
     uint64_t ready;       /* cycle the value can be read (CORE_NEVER: unknown yet) */
 } core_sb_entry;
 
+/* altissue.c: one result-collection (RCU) entry, the rename table's
+   entries, and a warp's alternate-issue state */
+typedef struct core_alt_rcu {
+    uint32_t pc;
+    int32_t  reg;         /* renamed destination, -1: in its own register */
+    uint8_t  hidden;
+    bool     control;     /* a branch: executed again in order */
+    uint32_t mask;        /* lanes it wrote (the COPY's) */
+} core_alt_rcu;
+
+typedef struct core_alt_rt {
+    int32_t reg;
+    uint8_t hidden;
+    bool    live;
+} core_alt_rt;
+
+typedef struct core_alt {
+    emu_alt  ea;          /* hidden registers and the shadow SIMT stack */
+    bool     on;          /* in an episode */
+    bool     used;        /* an episode was tried for the stall instance stall_issued */
+    uint64_t stall_issued;/* the warp's issue count at that stall */
+    uint32_t stall_pc;
+    ws_alt_chain ch;
+    int32_t  cur;         /* next chain entry, -1: none */
+    uint32_t n_ep;        /* issued in this episode */
+    uint64_t next_at;     /* the cycle the next chain instruction is decoded */
+    core_alt_rcu rcu[WS_ALT_MAX];
+    uint32_t rcu_head, rcu_n;
+    core_alt_rt rt[WS_ALT_HIDDEN];   /* by hidden register */
+    core_uinfo copy_ui;   /* the RCU head's COPY micro-op */
+} core_alt;
+
 typedef struct core_warp {
     emu_warp *ew;         /* NULL: slot free */
+    core_alt *alt;        /* NULL: the policy has no alternate issue stream */
     bool     finished;    /* executed its last instruction */
     /* read for every candidate every cycle: kept in the first cache line */
     uint8_t  stall;       /* WS_STALL_* found this cycle */
@@ -191,6 +226,7 @@ typedef struct core_sched {
     uint64_t due;
     bool     live;
     bool     held;        /* this cycle's refresh found nothing due */
+    bool     last_ll;     /* the last cycle was a long-latency stall (altissue.c) */
 } core_sched;
 
 /* ------------------------------------------------------------------ */
@@ -227,6 +263,7 @@ struct core_sm {
     } humc;
     core_sched *sched;
     uint32_t nsched;
+    core_alt *alts;               /* [nwarps] when the policy has alt_chain, else NULL */
     bool tick_no_skip;            /* wp ticks and cannot be told of skips */
     const ws_fetch_ops *fetch_ops;
     void *fetch_st;
@@ -369,6 +406,33 @@ uint64_t core_opc_issue(core_sm *sm, const core_warp *w, const core_uinfo *ui, u
 
 /* issue.c */
 void core_issue_tick(core_sm *sm, uint64_t cycle);
+/* Is an instance of `ui`'s unit (and an operand collector) free? */
+bool core_issue_unit_free(core_sm *sm, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
+/* Take them for `ui` issued by `w`; the cycle its result is readable. */
+uint64_t core_issue_claim(core_sm *sm, const core_warp *w, const core_uinfo *ui, uint64_t cycle);
+
+/* altissue.c: the alternate issue stream (see its header) */
+int  core_alt_init(core_sm *sm);
+void core_alt_free(core_sm *sm);
+void core_alt_reset(core_warp *w);
+bool core_alt_ll_pc(const core_sm *sm, uint32_t pc);
+bool core_alt_ll_load(const core_sm *sm, uint32_t load);
+void core_alt_try_enter(core_sm *sm, core_warp *w, uint32_t load, uint64_t cycle);
+uint8_t core_alt_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *wake);
+bool core_alt_issue(core_sm *sm, core_warp *w, uint64_t cycle);
+void core_alt_settle(core_sm *sm, core_warp *w);
+const core_uinfo *core_alt_head_copy(core_warp *w);
+/* true only on a fault */
+bool core_alt_copy(core_sm *sm, core_warp *w, uint64_t cycle);
+void core_alt_in_order(core_sm *sm, core_warp *w, uint32_t pc);
+void core_alt_warp_done(core_sm *sm, core_warp *w);
+/* The timing facts of the buffered head of `w` (its COPY micro-op when
+   the head is a renamed result coming back). */
+static inline const core_uinfo *core_head_ui(const core_sm *sm, core_warp *w)
+{
+    const core_uinfo *c = w->alt ? core_alt_head_copy(w) : NULL;
+    return c ? c : &sm->ui[w->ib_pc[w->ib_head]];
+}
 /* After core_issue_tick: does every live warp wait on a load with an L1
    miss still outstanding (OWL's MemoryBlockCycles)? */
 bool core_issue_mem_blocked(const core_sm *sm);

@@ -94,7 +94,7 @@ static int fetch_block(core_sm *sm, const core_warp *w, uint64_t cycle)
    most buffers are full. */
 static bool fetch_open(const core_sm *sm, const core_warp *w)
 {
-    return w->ew && !w->finished && !w->imiss && fetch_room(sm, w)
+    return w->ew && !w->finished && !w->imiss && !(w->alt && w->alt->on) && fetch_room(sm, w)
         && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
 }
 

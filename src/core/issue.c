@@ -32,17 +32,39 @@ static int issue_unit(const core_sm *sm, uint8_t u, uint64_t cycle, uint64_t *wa
     return -1;
 }
 
+bool core_issue_unit_free(core_sm *sm, const core_uinfo *ui, uint64_t cycle, uint64_t *wake)
+{
+    if (ui->unit != CORE_UNIT_NONE && issue_unit(sm, ui->unit, cycle, wake) < 0) return false;
+    return core_opc_can_issue(sm, ui, cycle, wake);
+}
+
+uint64_t core_issue_claim(core_sm *sm, const core_warp *w, const core_uinfo *ui, uint64_t cycle)
+{
+    uint64_t dummy = CORE_NEVER;
+    int inst = ui->unit != CORE_UNIT_NONE ? issue_unit(sm, ui->unit, cycle, &dummy) : -1;
+    if (inst >= 0) {
+        sm->unit_free[ui->unit][inst] = cycle + ui->interval;
+        if (cycle + ui->interval > sm->exec_until) sm->exec_until = cycle + ui->interval;
+    }
+    /* the operand collector is taken by every ALU instruction */
+    return core_opc_issue(sm, w, ui, cycle);
+}
+
 /* Why warp `w` cannot issue at `cycle` (WS_STALL_NONE: it can). */
 static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *wake)
 {
     if (!w->ew || w->finished) return WS_STALL_EMPTY;
     if (w->ew->state == EMU_W_BARRIER) return WS_STALL_BARRIER;
+    if (w->alt) {
+        if (w->alt->on) return core_alt_stall(sm, w, cycle, wake);
+        if (w->alt->rcu_n) core_alt_settle(sm, w);
+    }
     if (!w->ib_n) return WS_STALL_IBUFFER;
     if (w->ib_ready[w->ib_head] > cycle) {
         *wake = umin(*wake, w->ib_ready[w->ib_head]);
         return WS_STALL_IBUFFER;
     }
-    const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+    const core_uinfo *ui = core_head_ui(sm, w);
     uint64_t t = CORE_NEVER;
     if (!core_sb_ready(w, ui, cycle, &t)) {
         *wake = umin(*wake, t);
@@ -115,31 +137,34 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
         return false;
     }
     const core_uinfo *ui = &sm->ui[pc];
+    const core_uinfo *copy = w->alt ? core_alt_head_copy(w) : NULL;
     uint64_t dummy = CORE_NEVER;
-    int inst = -1;
     uint32_t load = CORE_NONE;
-    if (ui->kind == CORE_K_MEM) {
-        if (sm->lsu.busy) { core_warp_poke(sm, w); return false; }
-        if (ui->is_load) load = core_load_alloc(sm, w);
-    } else if (ui->unit != CORE_UNIT_NONE) {
-        if ((inst = issue_unit(sm, ui->unit, cycle, &dummy)) < 0
-            || !core_opc_can_issue(sm, ui, cycle, &dummy)) {
+    if (copy) {
+        if (!core_issue_unit_free(sm, copy, cycle, &dummy)) { core_warp_poke(sm, w); return false; }
+        ui = copy;
+        if (core_alt_copy(sm, w, cycle)) return true;    /* a fault */
+    } else {
+        if (ui->kind == CORE_K_MEM) {
+            if (sm->lsu.busy) { core_warp_poke(sm, w); return false; }
+            if (ui->is_load) load = core_load_alloc(sm, w);
+        } else if (!core_issue_unit_free(sm, ui, cycle, &dummy)) {
             core_warp_poke(sm, w);
             return false;
         }
-        sm->unit_free[ui->unit][inst] = cycle + ui->interval;
-        if (cycle + ui->interval > sm->exec_until) sm->exec_until = cycle + ui->interval;
-    }
-    /* destinations are named in the current frame: reserve before stepping */
-    if (ui->kind == CORE_K_MEM) {
-        if (load != CORE_NONE) core_sb_reserve(w, ui, CORE_NEVER, load);
-    } else {
-        /* the operand collector is taken by every ALU instruction */
-        uint64_t ready = core_opc_issue(sm, w, ui, cycle);
-        if (ui->ndst) core_sb_reserve(w, ui, ready, CORE_NONE);
+        /* destinations are named in the current frame: reserve before stepping */
+        if (ui->kind == CORE_K_MEM) {
+            if (load != CORE_NONE) core_sb_reserve(w, ui, CORE_NEVER, load);
+        } else {
+            uint64_t ready = core_issue_claim(sm, w, ui, cycle);
+            if (ui->ndst) core_sb_reserve(w, ui, ready, CORE_NONE);
+        }
+        if (w->alt) core_alt_in_order(sm, w, pc);
+        sm->st->alt.alu_insns += ui->kind == CORE_K_ALU;
+        sm->st->alt.ll_insns += load != CORE_NONE && core_alt_ll_load(sm, load);
     }
     emu_step_info info;
-    if (emu_warp_step(ew, &info)) {
+    if (!copy && emu_warp_step(ew, &info)) {
         sm->fault = true;
         return true;
     }
@@ -148,7 +173,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     core_warp_poke(sm, w);
     sm->last_progress = cycle;
     sm->active = true;
-    if (ui->kind == CORE_K_MEM) core_lsu_accept(sm, w, &info, load, cycle);
+    if (ui->kind == CORE_K_MEM && !copy) core_lsu_accept(sm, w, &info, load, cycle);
     issue_check_buffer(sm, w, ui);
     if (ui->kind == CORE_K_CTRL && sm->cfg->branch_resolve)
         w->fetch_resume = cycle + sm->cfg->branch_resolve;   /* resolved then */
@@ -186,14 +211,16 @@ static uint8_t issue_slot_of(uint8_t stall)
 static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_mem,
                             uint64_t cycle)
 {
-    if (w->ib_n) {
-        const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
+    /* in an alternate-issue episode the warp is still S, waiting on its load */
+    bool alt_on = w->alt && w->alt->on;
+    if (w->ib_n || alt_on) {
+        const core_uinfo *ui = alt_on ? &sm->ui[w->alt->stall_pc] : core_head_ui(sm, w);
         v->next_class = ui->next_class;
         v->next_is_load = ui->is_load;
         v->next_space = ui->kind == CORE_K_MEM ? ui->space : WS_SPACE_NONE;
         v->next_kind = ui->mem;
-        v->next_pc = w->ib_pc[w->ib_head];
-        v->next_seq = w->ib_seq[w->ib_head];
+        v->next_pc = alt_on ? w->alt->stall_pc : w->ib_pc[w->ib_head];
+        v->next_seq = alt_on ? UINT64_MAX : w->ib_seq[w->ib_head];
         uint32_t ld = on_mem ? core_sb_blocking_load(w, ui) : CORE_NONE;
         v->waits_on_load = ld != CORE_NONE;
         v->wait_load_pc = ld != CORE_NONE ? sm->loads[ld].pc : WS_NO_PC;
@@ -268,6 +295,11 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
         core_hum_look(sm, w);
         if (wake < sm->wake) sm->wake = wake;
         issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
+        if (w->alt) {
+            if (v->waits_on_load && !w->alt->on) core_alt_try_enter(sm, w, w->wait_load, cycle);
+            /* an episode issues when its next instruction can: looked at every cycle */
+            if (w->alt->on) w->recheck = due = cycle + 1;
+        }
         v->issued = w->issued;
         v->pending_loads = w->pending_loads;
         v->reexec_entries = w->reexec_n;
@@ -302,12 +334,43 @@ static void issue_unit_taken(core_sm *sm, core_sched *sc, uint8_t u, uint64_t cy
     }
 }
 
+/* A cycle in which no warp was ready in program order: the warps in an
+   alternate-issue episode (priority WS_ALT_AFTER_INORDER), in the
+   policy's order, up to the issue width (spec §3.1.5 [I]). */
+static uint32_t issue_alt(core_sm *sm, uint32_t n, const uint32_t *order, uint64_t cycle)
+{
+    uint32_t issued = 0;
+    for (uint32_t k = 0; k < n && issued < sm->cfg->issue_width && !sm->fault; k++) {
+        if (order[k] >= sm->nwarps) continue;
+        core_warp *w = &sm->warps[order[k]];
+        if (w->alt && w->alt->on && w->alt->ch.priority == WS_ALT_AFTER_INORDER
+            && core_alt_issue(sm, w, cycle))
+            issued++;
+    }
+    return issued;
+}
+
+/* The thesis's Long Latency Stall (specs/haws.md §7): the unit has live
+   warps and every one waits on a long-latency load. */
+static bool issue_all_wait_ll(const core_sm *sm, const core_sched *sc)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < sc->ncand; i++) {
+        const ws_warp_view *v = &sm->view[sc->cand[i]];
+        if (!v->valid) continue;
+        if (!v->waits_on_load || !core_alt_ll_pc(sm, v->wait_load_pc)) return false;
+        any = true;
+    }
+    return any;
+}
+
 static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
     gpu_kernel_stats *st = sm->st;
     if (!issue_refresh(sm, s, cycle)) {
         sc->last_slot = GPU_SLOT_IDLE;
+        sc->last_ll = false;
         st->slots[GPU_SLOT_IDLE]++;
         return;
     }
@@ -316,6 +379,7 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         && sc->last_slot != GPU_SLOT_ISSUED) {
         /* the same views as last cycle, which issued nothing: the same outcome */
         st->slots[sc->last_slot]++;
+        st->alt.ll_stall_slots += sc->last_ll;
         return;
     }
     ws_sched_view v = core_sm_view(sm, cycle);
@@ -332,23 +396,30 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
     }
     uint32_t issued = 0, width = sm->cfg->issue_width;
     uint8_t first = WS_STALL_NONE, took = CORE_UNIT_NONE;
-    bool mem_veto = false;
+    bool mem_veto = false, ready = false;
     for (uint32_t k = 0; k < n && issued < width && !sm->fault; k++) {
         uint32_t i = sc->order[k];          /* a slot */
         if (i >= sm->nwarps || sm->warps[i].sched != s) continue;
         ws_warp_view *wv = &sm->view[i];
         if (!wv->valid) continue;
         if (wv->stall != WS_STALL_NONE) {
+            core_alt *a = sm->warps[i].alt;
+            if (a && a->on && a->ch.priority == WS_ALT_EQUAL
+                && core_alt_issue(sm, &sm->warps[i], cycle)) {
+                issued++;
+                continue;
+            }
             if (first == WS_STALL_NONE && wv->stall != WS_STALL_IBUFFER) first = wv->stall;
             continue;
         }
+        ready = true;
         if (wp && wp->may_issue && !wp->may_issue(sm->wst, &v, i)) {
             mem_veto |= wv->next_class == WS_NEXT_MEM;
             sm->active = true;       /* a veto may lift any cycle: do not skip */
             continue;
         }
         core_warp *w = &sm->warps[i];
-        const core_uinfo *hui = &sm->ui[w->ib_pc[w->ib_head]];
+        const core_uinfo *hui = core_head_ui(sm, w);
         if (hui->kind == CORE_K_ALU) took = hui->unit;
         if (!issue_one(sm, w, cycle)) {
             if (first == WS_STALL_NONE) first = WS_STALL_UNIT;
@@ -359,9 +430,12 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         wv->stall = WS_STALL_IBUFFER;   /* one instruction per warp per cycle */
         if (wp && wp->on_issue) wp->on_issue(sm->wst, &v, i);
     }
+    if (sm->alts && !issued && !ready && !sm->fault) issued = issue_alt(sm, n, sc->order, cycle);
     uint8_t slot = issued ? GPU_SLOT_ISSUED : mem_veto ? GPU_SLOT_MEM_VETO : issue_slot_of(first);
     sc->last_slot = slot;
     st->slots[slot]++;
+    sc->last_ll = !issued && issue_all_wait_ll(sm, sc);
+    st->alt.ll_stall_slots += sc->last_ll;
     if (issued && took != CORE_UNIT_NONE) issue_unit_taken(sm, sc, took, cycle);
 }
 

@@ -24,6 +24,7 @@ static void sb_retire(core_warp *w, uint64_t cycle)
 
 static inline int32_t sb_abs(const emu_warp *ew, int32_t id)
 {
+    if (id & CORE_HID_BIT) return id;
     const emu_frame *f = &ew->frames[ew->frame_n - 1];
     return (id & CORE_PRED_BIT) ? (int32_t)(CORE_PRED_BIT | (f->pred_base + (id & ~CORE_PRED_BIT)))
                                 : (int32_t)(f->reg_base + id);

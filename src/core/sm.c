@@ -113,6 +113,7 @@ core_sm *core_sm_new(uint32_t id, uint32_t nsms, const gpu_config *cfg,
         core_sm_free(sm);
         return NULL;
     }
+    if (core_alt_init(sm)) goto oom;
     /* skipping is exact only if a ticking policy can be told of it */
     sm->tick_no_skip = sm->wp && sm->wp->tick && !sm->wp->on_skip;
     sm->fetch_ops = rp->fetch;
@@ -133,6 +134,7 @@ void core_sm_free(core_sm *sm)
 {
     if (!sm) return;
     core_sm_abort(sm);
+    core_alt_free(sm);
     for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
         free(sm->warps[i].ib_pc);
         free(sm->warps[i].ib_ready);
@@ -366,7 +368,10 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         uint32_t keep_slot = w->slot, keep_sched = w->sched;
         uint32_t *ib_pc = w->ib_pc;
         uint64_t *ib_ready = w->ib_ready, *ib_seq = w->ib_seq;
+        core_alt *alt = w->alt;
         memset(w, 0, sizeof *w);
+        w->alt = alt;
+        core_alt_reset(w);
         sm->hum[slot].insns_at = 0;
         w->slot = keep_slot;
         w->sched = keep_sched;
@@ -450,6 +455,7 @@ void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
     ws_sched_event e = CORE_EVENT(WS_EV_WARP_DONE);
     e.warp = w->slot;
     core_sm_event(sm, &e, cycle);     /* told while its slot still names it */
+    core_alt_warp_done(sm, w);
     w->ew = NULL;
     w->finished = false;
     core_ib_flush(sm, w);
@@ -470,6 +476,7 @@ void core_sm_abort(core_sm *sm)
         sm->warps[i].ew = NULL;
         sm->warps[i].finished = false;
         sm->warps[i].pending_loads = 0;
+        core_alt_reset(&sm->warps[i]);
         core_ib_flush(sm, &sm->warps[i]);
         core_sb_clear(&sm->warps[i]);
     }
@@ -518,7 +525,10 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
         core_fetch_tick(sm, cycle);
         st->sm_warp_cycles++;
     } else {
-        for (uint32_t s = 0; s < sm->nsched; s++) sm->sched[s].last_slot = GPU_SLOT_IDLE;
+        for (uint32_t s = 0; s < sm->nsched; s++) {
+            sm->sched[s].last_slot = GPU_SLOT_IDLE;
+            sm->sched[s].last_ll = false;
+        }
         st->slots[GPU_SLOT_IDLE] += sm->cfg->n_schedulers;
     }
     st->sm_active_cycles += sm->issued_last || cycle < sm->exec_until;
@@ -548,7 +558,10 @@ bool core_sm_idle(const core_sm *sm)
 void core_sm_account_skip(core_sm *sm, uint64_t n)
 {
     gpu_kernel_stats *st = sm->st;
-    for (uint32_t s = 0; s < sm->nsched; s++) st->slots[sm->sched[s].last_slot] += n;
+    for (uint32_t s = 0; s < sm->nsched; s++) {
+        st->slots[sm->sched[s].last_slot] += n;
+        st->alt.ll_stall_slots += sm->sched[s].last_ll ? n : 0;
+    }
     if (sm->kinfo && sm->wp && sm->wp->on_skip) sm->wp->on_skip(sm->wst, n);
     st->active_warps_sum += (uint64_t)sm->live_warps * n;
     /* nothing issues in a skipped cycle (an issue keeps the SM active), and

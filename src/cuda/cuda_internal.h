@@ -142,6 +142,7 @@ typedef struct wsc_kstats {
        the sum of squared warp lengths (ws_stats.warp_insns_sq) */
     uint64_t mem_insns, bar_insns, warp_insns_min, warp_insns_max;
     double warp_insns_sq;
+    uint64_t reg_hash;       /* ws_stats.reg_hash, summed (wrapping) */
     /* timing model counters, summed over launches */
     uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
     ws_tstats *t;            /* the library's full counters (timing only) */

@@ -90,6 +90,7 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const ws_ctx *ctx, const 
     k->mem_insns += s->mem_insns;
     k->bar_insns += s->bar_insns;
     k->warp_insns_sq += s->warp_insns_sq;
+    k->reg_hash += s->reg_hash;
     if (s->warp_insns_min && (!k->warp_insns_min || s->warp_insns_min < k->warp_insns_min))
         k->warp_insns_min = s->warp_insns_min;
     if (s->warp_insns_max > k->warp_insns_max) k->warp_insns_max = s->warp_insns_max;
@@ -225,6 +226,13 @@ static void json_spread(FILE *f, uint64_t warps, uint64_t wi, double sq)
             "\"warp_insns_std\": %.3f", sq, avg, var > 0.0 ? sqrt(var) : 0.0);
 }
 
+/* The exit-register hash (ws_stats.reg_hash), as a hex string: a JSON
+   number would lose bits in readers that parse doubles. */
+static void json_reg_hash(FILE *f, uint64_t h)
+{
+    fprintf(f, ", \"reg_hash\": \"%016" PRIx64 "\"", h);
+}
+
 /* Timing-model counters (only with the timing model on). */
 static void json_timing(FILE *f, const wsc_config *c, uint64_t ti, uint64_t cycles,
                         uint64_t acc, uint64_t hits, uint64_t misses, uint64_t lsu)
@@ -280,6 +288,7 @@ static void json_kernel(const wsc_kstats *k, const wsc_config *c, FILE *f, wsc_k
     json_counts(f, k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
     json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
     json_spread(f, k->warps, k->warp_insns, k->warp_insns_sq);
+    json_reg_hash(f, k->reg_hash);
     json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
                 k->l1d_misses, k->lsu_stall_cycles);
     ws_tstats_json(k->t, f, 3, 0);
@@ -289,6 +298,7 @@ static void json_kernel(const wsc_kstats *k, const wsc_config *c, FILE *f, wsc_k
     sum->ctas += k->ctas; sum->warps += k->warps; sum->warp_insns += k->warp_insns;
     sum->thread_insns += k->thread_insns; sum->mem_insns += k->mem_insns;
     sum->bar_insns += k->bar_insns; sum->warp_insns_sq += k->warp_insns_sq;
+    sum->reg_hash += k->reg_hash;
     if (k->warp_insns_min && (!sum->warp_insns_min || k->warp_insns_min < sum->warp_insns_min))
         sum->warp_insns_min = k->warp_insns_min;
     if (k->warp_insns_max > sum->warp_insns_max) sum->warp_insns_max = k->warp_insns_max;
@@ -311,6 +321,7 @@ static void json_launches(const wsc_stats *st, const wsc_config *c, FILE *f)
         json_classes(f, r->s.mem_insns, r->s.bar_insns, r->s.warp_insns_min,
                      r->s.warp_insns_max);
         json_spread(f, r->s.warps, r->s.warp_insns, r->s.warp_insns_sq);
+        json_reg_hash(f, r->s.reg_hash);
         json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
                     r->s.l1d_misses, r->s.lsu_stall_cycles);
         ws_tstats_json(r->t, f, 3, 0);
@@ -334,6 +345,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
     json_counts(f, t.ctas, t.warps, t.warp_insns, t.thread_insns, st->cycles);
     json_classes(f, t.mem_insns, t.bar_insns, t.warp_insns_min, t.warp_insns_max);
     json_spread(f, t.warps, t.warp_insns, t.warp_insns_sq);
+    json_reg_hash(f, t.reg_hash);
     json_timing(f, c, t.thread_insns, st->cycles, t.l1d_accesses, t.l1d_hits,
                 t.l1d_misses, t.lsu_stall_cycles);
     ws_tstats_json(st->t, f, 2, 1);

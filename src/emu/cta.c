@@ -178,9 +178,33 @@ void emu_launch_count_warp(emu_launch *l, const emu_warp *w)
     l->mem_insns += w->class_insns[PTX_CLS_MEM];
     l->bar_insns += w->class_insns[PTX_CLS_BAR];
     l->warp_insns_sq += (double)n * (double)n;
+    l->reg_hash += emu_warp_reg_hash(w);
     if (n == 0) return;   /* never ran (a fault stopped the CTA first) */
     if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
     if (n > l->warp_insns_max) l->warp_insns_max = n;
+}
+
+/* splitmix64's finaliser: every input bit moves every output bit */
+static uint64_t mix64(uint64_t x)
+{
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+uint64_t emu_warp_reg_hash(const emu_warp *w)
+{
+    const emu_launch *l = w->launch;
+    const ptx_func *f = &l->mod->funcs[l->func];
+    const emu_cta *c = w->cta;
+    uint64_t h = mix64(((uint64_t)c->ctaid[2] << 48) ^ ((uint64_t)c->ctaid[1] << 32)
+                       ^ ((uint64_t)c->ctaid[0] << 8) ^ w->wid);
+    uint64_t nr = (uint64_t)f->nregs * EMU_WARP_SIZE;
+    for (uint64_t i = 0; i < nr && i < (uint64_t)w->reg_cap; i++)
+        h = mix64(h ^ w->regstack[i]);
+    for (uint32_t i = 0; i < f->npreds && i < w->pred_cap; i++)
+        h = mix64(h ^ w->predstack[i] ^ 0x5bd1e995ull);
+    return h;
 }
 
 /* Add a finished CTA's warp counters to the launch's. */

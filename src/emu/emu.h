@@ -182,6 +182,11 @@ typedef struct emu_launch {
     uint64_t mem_insns, bar_insns;
     uint64_t warp_insns_min, warp_insns_max;
     double warp_insns_sq;
+    /* the kernel frame's registers and predicates of every finished warp,
+       hashed (emu_warp_reg_hash) and summed: the same for any order the
+       warps ran in, so an out-of-order issue stream (HAWS) can be checked
+       against in-order execution (specs/haws.md §9 item 1) */
+    uint64_t reg_hash;
     /* the launch's oracle profile
        (profile.c), or NULL when none was asked for; set by the host side
        (api_timing.c) before the timing run, read-only to the model */
@@ -406,6 +411,9 @@ int emu_cta_run(emu_cta *cta);
    lengths).  Called once per warp when its CTA finishes, by cta.c's
    runner and by the timing model. */
 void emu_launch_count_warp(emu_launch *l, const emu_warp *w);
+/* A hash of warp `w`'s kernel-frame registers and predicates (every lane,
+   live or not) and its place in the grid. */
+uint64_t emu_warp_reg_hash(const emu_warp *w);
 
 /* Each thread's stack (lane l at l*stack_bytes), allocated zeroed on the
    first use; NULL when the host is out of memory. */

@@ -384,6 +384,36 @@ static void fetchdram_fields(rep *r, const gpu_config *cfg, const gpu_kernel_sta
     put_f(r, "mlp", ratio(k->mem.mlp_sum, k->mem.mlp_count));
 }
 
+/*
+** The alternate issue stream (core/altissue.c; HAWS, specs/haws.md §7):
+** its counters, instructions per episode ("per switch"), the share of ALU
+** instructions and of long-latency loads issued out of order, and the
+** scheduler-cycle breakdown the thesis plots (Issued; Long Latency Stall:
+** every live warp waits on a long-latency load), as % of all scheduler
+** cycles.
+*/
+static void alt_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    const struct gpu_alt_stats *a = &k->alt;
+    uint64_t slots = k->cycles * (uint64_t)gpu_config_n_sm(cfg) * cfg->n_schedulers;
+    put_u64(r, "alt_switches", a->switches);
+    put_u64(r, "alt_issued", a->issued);
+    put_u64(r, "alt_issued_alu", a->issued_alu);
+    put_u64(r, "alt_issued_ll", a->issued_ll);
+    put_u64(r, "alt_copies", a->copies);
+    put_u64(r, "alt_skips", a->skips);
+    put_u64(r, "alt_refused", a->refused);
+    put_u64(r, "alt_max_episode", a->max_episode);
+    put_u64(r, "alt_ended_load_back", a->ended_load_back);
+    put_u64(r, "alt_order_errors", a->order_errors);
+    put_f(r, "alt_insns_per_switch", ratio(a->issued, a->switches));
+    put_f(r, "alt_alu_pct", 100.0 * ratio(a->issued_alu, a->alu_insns + a->issued_alu));
+    put_f(r, "alt_ll_pct", 100.0 * ratio(a->issued_ll, a->ll_insns + a->issued_ll));
+    put_u64(r, "ll_stall_slots", a->ll_stall_slots);
+    put_f(r, "ll_stall_pct", 100.0 * ratio(a->ll_stall_slots, slots));
+    put_f(r, "issued_slot_pct", 100.0 * ratio(k->slots[GPU_SLOT_ISSUED], slots));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -413,6 +443,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "shmem_conflict_cycles", k->shmem_conflict_cycles);
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     fetchdram_fields(r, cfg, k);
+    alt_fields(r, cfg, k);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
     cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     belady_fields(r, cfg, k);
@@ -484,6 +515,23 @@ static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
     d->cls_inter_thread += c->cls_inter_thread;
     d->cls_inter_warp += c->cls_inter_warp;
     d->cls_miss += c->cls_miss;
+}
+
+static void alt_accumulate(struct gpu_alt_stats *d, const struct gpu_alt_stats *a)
+{
+    d->switches += a->switches;
+    d->issued += a->issued;
+    d->issued_alu += a->issued_alu;
+    d->issued_ll += a->issued_ll;
+    d->copies += a->copies;
+    d->skips += a->skips;
+    d->refused += a->refused;
+    if (a->max_episode > d->max_episode) d->max_episode = a->max_episode;
+    d->ended_load_back += a->ended_load_back;
+    d->order_errors += a->order_errors;
+    d->alu_insns += a->alu_insns;
+    d->ll_insns += a->ll_insns;
+    d->ll_stall_slots += a->ll_stall_slots;
 }
 
 static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
@@ -590,6 +638,7 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->barrier_arrivals += k->barrier_arrivals;
     s->warps_run += kernel_warps(k);
     s->devmem_lat_sum += k->devmem_lat_sum;
+    alt_accumulate(&s->alt, &k->alt);
     s->devmem_lat_count += k->devmem_lat_count;
     /* launches under one configuration have the same scheduler and names */
     for (uint32_t i = 0; i < k->npolicy_counters; i++) {

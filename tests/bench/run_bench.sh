@@ -16,6 +16,9 @@
 #               committed snapshot tests/bench/snapshots/NAME.json (made by the
 #               simulator before the policy-platform refactoring; snapshot.py).
 #               WS_SNAPSHOT_WRITE=1 writes the snapshot instead of checking.
+#               Then once under warp_scheduler=haws: PASS, and haws_check.py
+#               (program order kept, exit registers as gto's where they do
+#               not depend on warp order).
 # MODE insns:   thread instructions as GPGPU-Sim counts them: insn_count.py
 #               compares each NAME's gpu_sim_insn (gtx480, gto) with
 #               GPGPU-Sim's counts of the same program (gpgpusim_insns.json).
@@ -48,7 +51,7 @@ for name in "$@"; do
                    dram_scheduler=fcfs dram_scheduler=frfair dram_scheduler=reminst; do
       LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny --bin-dir "$bindir" --quiet \
         --timing --set memory_model=full --set "$setting" --timing-report "$json" \
-        >"$out" 2>"$err"
+        --stats-json "$bindir/$name.${setting#*=}.stats.json" >"$out" 2>"$err"
       rc=$?
       if [ "$rc" -ne 0 ] || ! grep -Eq "^PASS $name size=tiny " "$out"; then
         echo "FAIL: $name under $setting: exit status $rc"
@@ -63,6 +66,18 @@ for name in "$@"; do
       fi
       echo "$name ($setting): ok, statistics as in the snapshot"
     done
+    # HAWS (specs/haws.md §9 items 1-3): the same program results, order kept
+    LD_PRELOAD="$preload" "$ws" bench run "$name" --size tiny --bin-dir "$bindir" --quiet \
+      --timing --set memory_model=full --set warp_scheduler=haws --timing-report "$json" \
+      --stats-json "$bindir/$name.haws.stats.json" >"$out" 2>"$err"
+    rc=$?
+    if [ "$rc" -ne 0 ] || ! grep -Eq "^PASS $name size=tiny " "$out"; then
+      echo "FAIL: $name under warp_scheduler=haws: exit status $rc"
+      echo "--- stdout"; cat "$out"; echo "--- stderr"; tail -n 40 "$err"
+      exit 1
+    fi
+    python3 "$(dirname "$0")/haws_check.py" "$name" "$bindir/$name.lrr.stats.json" \
+      "$bindir/$name.gto.stats.json" "$bindir/$name.haws.stats.json" "$json" || exit 1
     continue
   fi
   if [ "$mode" = corrupt ]; then
