@@ -91,6 +91,16 @@ static uint32_t tk_path(const tk *t, const haws_chain *c, int side, uint32_t *pc
     return n;
 }
 
+/* Entries on the longest path from entry `i` (every side of every branch). */
+static uint32_t tk_longest(const tk *t, const haws_chain *c, int32_t i)
+{
+    if (i < 0) return 0;
+    const haws_chain_entry *e = &c->e[i];
+    uint32_t a = tk_longest(t, c, e->succ[0]);
+    uint32_t b = e->branch && t->u[e->pc].guarded ? tk_longest(t, c, e->succ[1]) : 0;
+    return 1 + (a > b ? a : b);
+}
+
 static void expect_path(const tk *t, const haws_chain *c, int side, const char *const *names,
                         uint32_t n)
 {
@@ -200,6 +210,14 @@ static void test_fig51_v2(void **state)
     /* the taken side (I2 to DONE): the address arithmetic, not the store */
     static const char *const taken[] = {"I19", "I20", "I1", "I2", "I22", "I23", "I24", "I25"};
     expect_path(&t, c, 0, taken, 8);
+    assert_int_equal(tk_longest(&t, c, 0), 8);
+    /* a smaller RCU bounds every path of the tree */
+    tk_free(&t);
+    p.max_sel = 5;
+    tk_load(&t, fig51_ptx, &p);
+    c = tk_chain(&t, "I17");
+    assert_int_equal(tk_longest(&t, c, 0), 5);
+    assert_int_equal(c->n, 6);                        /* 19, 20, 1, 2, then 22 or 3 */
     tk_free(&t);
 }
 
