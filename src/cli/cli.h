@@ -41,6 +41,7 @@ int cli_cmd_correlate(int argc, char **argv);    /* cmd_correlate.c */
 int cli_cmd_sweep(int argc, char **argv);        /* cmd_sweep.c */
 int cli_cmd_belady(int argc, char **argv);       /* cmd_belady.c */
 int cli_cmd_reproduce(int argc, char **argv);    /* cmd_reproduce.c */
+int cli_cmd_hints(int argc, char **argv);        /* cmd_hints.c */
 
 /* ------------------------------------------------------------------ */
 /* Option parsing (cli.c)                                              */

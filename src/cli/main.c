@@ -22,6 +22,8 @@ static const cli_command commands[] = {
      "parse a PTX file; list kernels, params, registers, shared memory, directives"},
     {"kernels", cli_cmd_kernels, "FILE.ptx",
      "list the kernel names in a PTX file"},
+    {"hints", cli_cmd_hints, "FILE.ptx [KERNEL] [--v2] [--json]",
+     "HAWS hint pass: stall points, their long-latency loads, chains and renames"},
     {"run", cli_cmd_run, "FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]... [--dump ARG:N]",
      "run one kernel with arguments from the command line"},
     {"demo", cli_cmd_demo, "",

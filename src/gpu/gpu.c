@@ -680,6 +680,16 @@ static void gpu_kernel_info(const gpu *g, gpu_kernel_run *k, const gpu_kernel_st
     }
 }
 
+ws_prog_uop *gpu_program_view(const ptx_module *m)
+{
+    gpu_config cfg;
+    gpu_config_defaults(&cfg);      /* only units and latencies depend on it */
+    core_uinfo *ui = core_decode_module(m, &cfg);
+    ws_prog_uop *prog = ui ? core_program_view(m, ui) : NULL;
+    free(ui);
+    return prog;
+}
+
 int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
                    uint32_t regs_per_thread, const char *regs_source,
                    gpu_kernel_stats *st, char *err, size_t errlen)

@@ -66,4 +66,9 @@ uint32_t gpu_ctas_per_sm(const gpu_config *cfg, uint32_t threads_per_cta,
                          uint32_t regs_per_thread, uint32_t shmem_per_cta,
                          const char **limiter);
 
+/* The policies' program view of every uop of `m` (ws_program_view.uops;
+   caller frees), for tools that analyse a module without a GPU (`warpsim
+   hints`).  It does not depend on the machine.  NULL when out of memory. */
+ws_prog_uop *gpu_program_view(const ptx_module *m);
+
 #endif /* WS_GPU_H */
