@@ -92,6 +92,7 @@ static void alt_leave(core_sm *sm, core_warp *w, bool load_back)
     if (a->n_ep > sm->st->alt.max_episode) sm->st->alt.max_episode = a->n_ep;
     sm->st->alt.ended_load_back += load_back;
     core_warp_poke(sm, w);
+    sm->active = true;
 }
 
 /*
@@ -278,6 +279,17 @@ static void alt_pop(core_alt *a)
 {
     a->rcu_head = (a->rcu_head + 1) % WS_ALT_MAX;
     a->rcu_n--;
+    if (a->fetch_n) a->fetch_n--;
+}
+
+bool core_alt_fetch_pass(core_warp *w, uint32_t pc)
+{
+    core_alt *a = w->alt;
+    if (a->on || a->fetch_n >= a->rcu_n) return false;
+    const core_alt_rcu *r = &a->rcu[(a->rcu_head + a->fetch_n) % WS_ALT_MAX];
+    if (r->pc != pc) return false;
+    a->fetch_n++;
+    return !r->control && r->reg < 0;
 }
 
 /* Is the buffered head of `w` the RCU head (the emulator agreeing)? */
@@ -303,8 +315,13 @@ void core_alt_settle(core_sm *sm, core_warp *w)
         emu_step_info info;
         if (emu_warp_skip(w->ew, &info)) { sm->fault = true; return; }
         alt_pop(a);
+        /* a passed entry held no buffer or queue room */
+        if (w->ib_free) { w->ib_free--; sm->iq_used++; }
         core_ib_pop(sm, w);
         sm->st->alt.skips++;
+        /* its buffer has room now: fetch looks again, no cycle is skipped */
+        sm->fetch_quiet = false;
+        sm->active = true;
         const ptx_uop *next = emu_warp_next(w->ew);
         if (w->ib_n && (!next || w->ib_pc[w->ib_head] != (uint32_t)(next - w->ew->uops)))
             core_ib_flush(sm, w);

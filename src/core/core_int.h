@@ -97,6 +97,7 @@ typedef struct core_alt {
     uint64_t next_at;     /* the cycle the next chain instruction is decoded */
     core_alt_rcu rcu[WS_ALT_MAX];
     uint32_t rcu_head, rcu_n;
+    uint32_t fetch_n;     /* RCU entries (from the head) the fetch has reached */
     core_alt_rt rt[WS_ALT_HIDDEN];   /* by hidden register */
     core_uinfo copy_ui;   /* the RCU head's COPY micro-op */
 } core_alt;
@@ -112,6 +113,8 @@ typedef struct core_warp {
     uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
     /* instruction buffer: ring of pcs and the cycle each is decoded */
     uint32_t ib_head, ib_n;
+    uint32_t ib_free;     /* of them, passed at fetch: results that ran ahead
+                             (altissue.c), taking no buffer room */
     uint32_t fetch_pc;    /* next pc to fetch; CORE_NO_PC: wait for a flush */
     bool     imiss;       /* its fetch waits for an instruction-cache line */
     uint32_t *ib_pc;
@@ -275,8 +278,10 @@ struct core_sm {
        queued), the fetch order's next number, the earliest cycle a branch
        wait ends (a quiet fetch looks again then), and what the last look
        found, repeated in cycles it is not made (quiet or skipped) */
-    uint32_t ibuf_cap;            /* ring entries per warp: ibuffer_size, or
+    uint32_t ibuf_cap;            /* entries per warp: ibuffer_size, or
                                      fetch_queue with a common queue */
+    uint32_t ib_ring;             /* the ring's size: ibuf_cap + the RCU's entries
+                                     the fetch may pass (altissue.c) */
     bool     fetch_rules;         /* fetch_stall_mem or branch_resolve is on */
     uint32_t iq_used;
     uint64_t fetch_seq, fetch_due;
@@ -424,6 +429,9 @@ void core_alt_settle(core_sm *sm, core_warp *w);
 const core_uinfo *core_alt_head_copy(core_warp *w);
 /* true only on a fault */
 bool core_alt_copy(core_sm *sm, core_warp *w, uint64_t cycle);
+/* The fetch reaches `pc`: true when it is passed (no buffer room, no
+   decode: its result ran ahead into its own register). */
+bool core_alt_fetch_pass(core_warp *w, uint32_t pc);
 void core_alt_in_order(core_sm *sm, core_warp *w, uint32_t pc);
 void core_alt_warp_done(core_sm *sm, core_warp *w);
 /* The timing facts of the buffered head of `w` (its COPY micro-op when

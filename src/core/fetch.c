@@ -43,8 +43,10 @@
 
 void core_ib_flush(core_sm *sm, core_warp *w)
 {
-    sm->iq_used -= w->ib_n;
+    sm->iq_used -= w->ib_n - w->ib_free;
     w->ib_n = 0;
+    w->ib_free = 0;
+    if (w->alt) w->alt->fetch_n = 0;
     w->ib_mem = 0;
     w->fetch_pc = CORE_NO_PC;
 }
@@ -52,7 +54,7 @@ void core_ib_flush(core_sm *sm, core_warp *w)
 void core_ib_pop(core_sm *sm, core_warp *w)
 {
     if (core_uinfo_devmem(&sm->ui[w->ib_pc[w->ib_head]]) && w->ib_mem) w->ib_mem--;
-    w->ib_head = (w->ib_head + 1) % sm->ibuf_cap;
+    w->ib_head = (w->ib_head + 1) % sm->ib_ring;
     w->ib_n--;
     sm->iq_used--;
 }
@@ -61,7 +63,8 @@ void core_ib_pop(core_sm *sm, core_warp *w)
    a common issue queue, in the queue? */
 static inline bool fetch_room(const core_sm *sm, const core_warp *w)
 {
-    return w->ib_n < sm->ibuf_cap && (!sm->cfg->fetch_queue || sm->iq_used < sm->cfg->fetch_queue);
+    return w->ib_n - w->ib_free < sm->ibuf_cap && w->ib_n < sm->ib_ring
+        && (!sm->cfg->fetch_queue || sm->iq_used < sm->cfg->fetch_queue);
 }
 
 /*
@@ -76,7 +79,7 @@ static int fetch_block(core_sm *sm, const core_warp *w, uint64_t cycle)
     if (w->imiss) return GPU_FSTALL_IMISS;
     if (w->ib_n && w->fetch_pc == CORE_NO_PC) {
         /* stopped after a control instruction or a barrier until it issues */
-        uint32_t last = w->ib_pc[(w->ib_head + w->ib_n - 1) % sm->ibuf_cap];
+        uint32_t last = w->ib_pc[(w->ib_head + w->ib_n - 1) % sm->ib_ring];
         return sm->ui[last].kind == CORE_K_BAR ? GPU_FSTALL_BARRIER : GPU_FSTALL_BRANCH;
     }
     if (cycle < w->fetch_resume) {
@@ -144,9 +147,18 @@ void core_fetch_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 /* Buffer instruction `pc` of `w` (fetched at `cycle`). */
 static void fetch_put(core_sm *sm, core_warp *w, uint32_t pc, uint64_t cycle)
 {
-    uint32_t i = (w->ib_head + w->ib_n) % sm->ibuf_cap;
+    uint32_t i = (w->ib_head + w->ib_n) % sm->ib_ring;
     const core_uinfo *ui = &sm->ui[pc];
     w->ib_pc[i] = pc;
+    if (w->alt && core_alt_fetch_pass(w, pc)) {
+        /* ran ahead: passed at issue at no cost, never decoded */
+        w->ib_ready[i] = cycle;
+        w->ib_seq[i] = sm->fetch_seq++;
+        w->ib_n++;
+        w->ib_free++;
+        w->fetch_pc = pc + 1;
+        return;
+    }
     w->ib_ready[i] = cycle + sm->cfg->decode_latency;
     w->ib_seq[i] = sm->fetch_seq++;
     w->ib_n++;

@@ -298,7 +298,10 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
         if (w->alt) {
             if (v->waits_on_load && !w->alt->on) core_alt_try_enter(sm, w, w->wait_load, cycle);
             /* an episode issues when its next instruction can: looked at every cycle */
-            if (w->alt->on) w->recheck = due = cycle + 1;
+            if (w->alt->on) {
+                w->recheck = due = cycle + 1;
+                if (cycle + 1 < sm->wake) sm->wake = cycle + 1;
+            }
         }
         v->issued = w->issued;
         v->pending_loads = w->pending_loads;

@@ -32,6 +32,9 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     /* with a common issue queue one warp may hold all of it */
     uint32_t ib = cfg->fetch_queue ? cfg->fetch_queue : cfg->ibuffer_size ? cfg->ibuffer_size : 1;
     sm->ibuf_cap = ib;
+    /* room beyond it for instructions passed at fetch (altissue.c) */
+    sm->ib_ring = ib + WS_ALT_MAX;
+    ib = sm->ib_ring;
     sm->fetch_rules = cfg->fetch_stall_mem || cfg->branch_resolve;
     sm->warps = calloc(sm->nwarps, sizeof *sm->warps);
     sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
