@@ -179,7 +179,7 @@ static uint32_t hals_order(void *vst, const ws_sched_view *v, uint32_t *out)
     if (act == HALS_NONE) act = 0;
     for (uint32_t i = 0; i < v->ncand; i++) {
         uint32_t slot = v->cand[i];
-        if (!v->warps[slot].valid || slot >= n) continue;
+        if (slot >= n || !v->warps[slot].valid) continue;
         uint32_t g = st->of[slot];
         /* group rank cyclically from the active group (ungrouped last),
            then the slot's turn after the group's last issuer */
