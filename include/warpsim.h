@@ -191,6 +191,12 @@ int ws_is_device_range(ws_devptr addr);
 ws_status ws_launch(ws_ctx *ctx, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                     void **args, size_t dyn_shared_bytes);
 ws_status ws_synchronize(ws_ctx *ctx);
+/* HALS launch hints (specs/haws.md 3.2.2) for the launches that follow:
+   "KERNEL:N[,KERNEL:N...]", KERNEL the PTX name, its demangled base name
+   or `*` for every kernel, N 0..3.  They override the configuration's
+   hals_hint for the kernels they name; NULL or "" = none.  WS_ERR_INVALID
+   (hints unchanged, message naming the bad entry) when malformed. */
+ws_status ws_ctx_set_launch_hints(ws_ctx *ctx, const char *list);
 /* Per-thread local memory (call stack) of the launches that follow, as
    cudaDeviceSetLimit(cudaLimitStackSize) sets it between launches: 0 = the
    default (1024), rounded up to 16 bytes; WS_ERR_INVALID above

@@ -169,6 +169,11 @@ typedef struct ws_launch_info {
     uint32_t shared_bytes;     /* per CTA */
     const ws_program_view *prog;   /* when WS_NEED_PROGRAM, else NULL */
     const ws_oracle_view *oracle;  /* when WS_NEED_ORACLE, else NULL */
+    /* the launch hint of HALS (specs/haws.md 3.2.2, Table 6.1): 0 = none,
+       1 = many lines shared among blocks, 2 = boundary lines, 3 = some
+       common data; from hals_hint / WARPSIM_LAUNCH_HINT, 0 when nothing
+       names the kernel */
+    uint32_t hint;
 } ws_launch_info;
 
 /* ------------------------------------------------------------------ */

@@ -109,6 +109,7 @@ void ws_ctx_destroy(ws_ctx *ctx)
     free(ctx->mods);
     free(ctx->cmem);
     free(ctx->tex.obj);
+    free(ctx->hints);
     emu_oob_free(ctx->oob);
     emu_mem_free(ctx->mem);
     /* last: the plug-ins' code ran in the policy instances freed above */

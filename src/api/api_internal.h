@@ -67,6 +67,8 @@ struct ws_ctx {
     struct ws_registry *registry;
     /* texture and surface objects (api_texture.c), seen by launches */
     emu_tex_table tex;
+    /* HALS launch hints over the configuration's (ws_ctx_set_launch_hints) */
+    char *hints;
 };
 
 /* Record `fmt` as the last error and return `st`. */

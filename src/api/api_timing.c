@@ -6,6 +6,7 @@
 ** registers per thread come from `ptxas -v`, .maxnreg, the config or PTX.
 */
 #include "api_internal.h"
+#include "gpu/hint.h"
 #include "gpu/report.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -79,6 +80,20 @@ void ws__timing_fini(ws_ctx *ctx)
     free(ctx->timeseries);
     gpu_free(ctx->gpu);
     ctx->gpu = NULL;
+}
+
+ws_status ws_ctx_set_launch_hints(ws_ctx *ctx, const char *list)
+{
+    if (!ctx) return WS_ERR_INVALID;
+    char e[400];
+    if (gpu_hint_check(list, e, sizeof e))
+        return ws__error(ctx, WS_ERR_INVALID, "launch hints '%s': %s", list, e);
+    char *copy = NULL;
+    if (list && *list && !(copy = strdup(list)))
+        return ws__error(ctx, WS_ERR_NOMEM, "out of host memory for launch hints");
+    free(ctx->hints);
+    ctx->hints = copy;
+    return WS_OK;
 }
 
 void ws__timing_copy(ws_ctx *ctx, uint64_t addr, uint64_t bytes)
@@ -244,6 +259,7 @@ int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
     else if (strstr(err, "out of host memory"))
         fprintf(stderr, "warpsim: %s; running without it\n", err);
     err[0] = '\0';
+    gpu_set_launch_hints(ctx->gpu, ctx->hints);
     int rc = gpu_run_kernel(ctx->gpu, l, name, regs, src, st, err, sizeof err);
     l->profile = NULL;
     emu_profile_free(&prof);

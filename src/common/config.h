@@ -124,6 +124,10 @@ typedef struct gpu_config {
     char     fetch_policy_params[256];        /* "k=v,k=v" for each policy kind */
     char     cta_map[GPU_NAME_MAX];
     char     cta_map_params[256];
+    /* HALS launch hints "KERNEL:N,..." (gpu/hint.h): ws_launch_info.hint */
+    char     hals_hint[512];
+    /* duplicate-MSHR statistic (HAWS spec 7): window in cycles, 0 = off */
+    uint32_t dup_mshr_window;
 
     /* execution */
     uint32_t units[GPU_UNIT_COUNT];           /* count of each unit kind */

@@ -28,6 +28,7 @@ extern const char *const gpu_slot_names[GPU_SLOT_COUNT];
 typedef struct gpu_cache_stats {
     uint64_t accesses, hits, misses;
     uint64_t merges;            /* miss merged into an outstanding MSHR */
+    uint64_t mshr_allocs;       /* L1: misses that took a new MSHR */
     uint64_t merges_inter;      /* of them (L2), into one another SM's request
                                    opened: the fetch-dram study's inter-core merges */
     uint64_t reservation_fails; /* no MSHR / merge slot / miss-queue slot / way */
@@ -93,6 +94,10 @@ typedef struct gpu_kernel_stats {
     uint64_t reexec_retries;         /* retries of parked requests that failed again */
     uint64_t reexec_full_cycles;     /* queue full: the LSU served only the queue */
     uint64_t l1_nacks;               /* misses the policy refused (l1_admit) */
+    /* HALS statistics (HAWS spec 7; dup_mshr_window > 0): L1D MSHR
+       allocations seen by the GPU-wide record, and of them duplicates (the
+       line had an MSHR from another SM within the window) */
+    uint64_t dup_mshr_allocs, dup_mshr_dups;
     uint64_t shmem_accesses, shmem_conflict_cycles;
     uint64_t gmem_transactions;      /* global/local transactions after coalescing */
     gpu_cache_stats l1d, l1c, l1t;

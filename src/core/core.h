@@ -15,6 +15,7 @@
 #include "../common/stats.h"
 #include "../common/l1_access.h"
 #include "../mem/l1.h"
+#include "../mem/dupmshr.h"
 #include "../mem/mem_port.h"
 #include "../policy/policy.h"   /* the policy ABI and resolved policies */
 
@@ -98,6 +99,9 @@ const mem_l1 *core_sm_l1(const core_sm *sm, int c);
 /* Report every access the L1D takes (loads, stores, atomics) to `sink`
    (gpu/l1_trace.c); a sink with fn NULL turns it off. */
 void core_sm_set_l1d_sink(core_sm *sm, l1_access_sink sink);
+/* Note every L1D MSHR allocation (SM, line, cycle) in `d`, the GPU-wide
+   duplicate-MSHR record (mem/dupmshr.h); NULL turns it off. */
+void core_sm_set_dup_mshr(core_sm *sm, mem_dup_mshr *d);
 /* Warp instructions of the CTAs that finished on this SM so far (all
    kernels): per-SM MPKI of the access stream. */
 uint64_t core_sm_warp_insns(const core_sm *sm);

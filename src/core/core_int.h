@@ -333,6 +333,7 @@ struct core_sm {
 
     gpu_kernel_stats *st;         /* counters of the running kernel */
     l1_access_sink l1d_sink;      /* the L1D access stream (Belady, trace); fn NULL: off */
+    mem_dup_mshr *dup_mshr;       /* GPU-wide duplicate-MSHR record; NULL: off */
     uint64_t warp_insns;          /* of the CTAs that finished here, since creation */
 };
 

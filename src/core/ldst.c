@@ -404,6 +404,11 @@ static int lsu_access(core_sm *sm, const core_tx *tx, uint32_t warp, uint32_t lo
         if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_HIT, warp, pc, tx->addr, cycle);
         break;
     case MEM_L1_MISS: case MEM_L1_MERGED:
+        /* a new L1D MSHR: the duplicate-MSHR statistic (HAWS spec 7) */
+        if (r == MEM_L1_MISS && tx->cache == CORE_C_L1D && sm->dup_mshr) {
+            uint64_t lb = mem_l1_line_bytes(l1);
+            mem_dup_mshr_note(sm->dup_mshr, tx->addr / lb * lb, sm->id, cycle);
+        }
         if (ld && tx->kind == MEM_READ && !retry) ld->outstanding++;
         if (tx->cache == CORE_C_L1D) lsu_event(sm, WS_EV_L1_MISS, warp, pc, tx->addr, cycle);
         break;

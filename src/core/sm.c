@@ -652,6 +652,7 @@ uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }
 uint32_t core_sm_schedulers(const core_sm *sm) { return sm->nsched; }
 uint32_t core_sm_cta_slots(const core_sm *sm) { return sm->nctas; }
 void core_sm_set_l1d_sink(core_sm *sm, l1_access_sink sink) { sm->l1d_sink = sink; }
+void core_sm_set_dup_mshr(core_sm *sm, mem_dup_mshr *d) { sm->dup_mshr = d; }
 uint64_t core_sm_warp_insns(const core_sm *sm) { return sm->warp_insns; }
 const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return c == CORE_C_L1I ? sm->l1i : sm->l1[c]; }
 

@@ -241,3 +241,10 @@ ws_options wsc_config_options(const wsc_config *c)
     }
     return o;
 }
+
+ws_status wsc_launch_hints(ws_ctx *ctx)
+{
+    ws_status st = ws_ctx_set_launch_hints(ctx, getenv(WSC_ENV_LAUNCH_HINT));
+    if (st != WS_OK) wsc_msg("%s: %s", WSC_ENV_LAUNCH_HINT, ws_last_error(ctx));
+    return st;
+}

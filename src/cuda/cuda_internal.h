@@ -36,6 +36,7 @@
 #define WSC_ENV_SET         "WARPSIM_SET"              /* key=value lines (newline-separated) */
 #define WSC_ENV_TIMESERIES  "WARPSIM_TIMESERIES"       /* time series file (.json or CSV) */
 #define WSC_ENV_REPORT_JSON "WARPSIM_TIMING_REPORT"    /* full timing report (JSON) file */
+#define WSC_ENV_LAUNCH_HINT "WARPSIM_LAUNCH_HINT"      /* HALS hints KERNEL:N,... (warpsim_hint.h) */
 #define WSC_ENV_PLUGINS     "WARPSIM_PLUGINS"          /* policy plug-ins, ':'-separated */
 #define WSC_ENV_KEEP_PTX    "WARPSIM_KEEP_PTX"         /* write the program's PTX here */
 #define WSC_ENV_PROGRESS    "WARPSIM_PROGRESS_LIMIT"   /* hang limit, warp insns; 0 = none */
@@ -206,5 +207,9 @@ int wsc_grow(void **arr, int *cap, int n, size_t elem);
 
 /* "warpsim: " + message on stderr. */
 void wsc_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Hand WARPSIM_LAUNCH_HINT, as it is now, to `ctx` before a launch (a
+   program may change it between launches: warpsim_hint.h).  WS_OK, or
+   the error of a malformed value, which is printed naming the variable. */
+ws_status wsc_launch_hints(ws_ctx *ctx);
 
 #endif /* WS_CUDA_INTERNAL_H */

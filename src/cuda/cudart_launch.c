@@ -35,7 +35,8 @@ static cudaError_t launch(wsc_runtime *rt, const char *fn, wsc_func *f, dim3 g, 
     }
     if ((e = wsc_managed_push(rt))) return e;
     ws_dim3 grid = {g.x, g.y, g.z}, block = {b.x, b.y, b.z};
-    ws_status st = ws_launch(rt->ctx, k, grid, block, args, shared);
+    ws_status st = wsc_launch_hints(rt->ctx);
+    if (st == WS_OK) st = ws_launch(rt->ctx, k, grid, block, args, shared);
     if (st == WS_ERR_LAUNCH || st == WS_ERR_INVALID || st == WS_ERR_NOMEM)
         return wsc_ws_fail(rt, st, fn);   /* nothing ran */
     ws_stats s;

@@ -733,7 +733,8 @@ WSD_API CUresult cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy,
         return CUDA_ERROR_NOT_SUPPORTED;
     }
     ws_dim3 g = {gx, gy, gz}, b = {bx, by, bz};
-    ws_status st = ws_launch(ctx, f->k, g, b, params, shared);
+    ws_status st = wsc_launch_hints(ctx);
+    if (st == WS_OK) st = ws_launch(ctx, f->k, g, b, params, shared);
     if (st == WS_ERR_LAUNCH || st == WS_ERR_INVALID || st == WS_ERR_NOMEM)
         return fail(ctx, st, "cuLaunchKernel");
     ws_stats s;

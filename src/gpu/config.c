@@ -6,6 +6,7 @@
 ** The defaults are the gtx480 machine (Mascar spec §3, Table I + [G]).
 */
 #include "config_int.h"
+#include "hint.h"
 #include "mem/addrmap.h"
 #include "policy/policy.h"
 #include <ctype.h>
@@ -154,6 +155,17 @@ static const cfg_param params[] = {
     { "cta_map_params", P_STR, OFF(cta_map_params),
       sizeof(((gpu_config *)0)->cta_map_params), "", "k=v,...", 0, 0,
       "parameters of the CTA placement policy (see warpsim policies)", NULL },
+    /* HAWS spec 3.2.2: the launch hint, a per-kernel attribute here */
+    { "hals_hint", P_STR, OFF(hals_hint), sizeof(((gpu_config *)0)->hals_hint), "",
+      "KERNEL:N,...", 0, 0,
+      "HALS launch hint per kernel (HAWS spec 3.2.2): KERNEL:N[,KERNEL:N...], KERNEL the "
+      "PTX name, its demangled base name or * for every kernel, N 0..3 (0 none, 1 many "
+      "lines shared among blocks, 2 boundary lines, 3 some common data); policies see it "
+      "as ws_launch_info.hint (cta_map/warp_scheduler hals)", NULL },
+    U32("dup_mshr_window", dup_mshr_window, "0", "cycles", 0, 100000000,
+        "duplicate-MSHR statistic (HAWS spec 7, thesis 2000): an L1D MSHR allocation is a "
+        "duplicate when another SM allocated one for the same line at most this many cycles "
+        "before; reported as dup_mshr_pct; 0 = not computed"),
 
     U32("op.other.latency", op_other_latency, "0", "cycles", 0, 10000,
         "latency of ALU ops outside add/sub/min/max/mul/mad/fma/div/rem/shfl and the SFU ops "
@@ -987,6 +999,11 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         return -1;
     }
     if (check_memsys(c, err, errlen)) return -1;
+    char e[400];
+    if (gpu_hint_check(c->hals_hint, e, sizeof e)) {
+        snprintf(err, errlen, "parameter 'hals_hint': value '%s': %s", c->hals_hint, e);
+        return -1;
+    }
     return check_policies(c, err, errlen);
 }
 

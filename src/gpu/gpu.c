@@ -24,6 +24,8 @@
 #include "../core/core.h"
 #include "../mem/backend.h"
 #include "../mem/memsys.h"
+#include "../mem/dupmshr.h"
+#include "hint.h"
 #include "l1_trace.h"
 #include <stdio.h>
 #include <inttypes.h>
@@ -58,6 +60,8 @@ struct gpu {
     bool refusing;                /* the memory refused a send last cycle */
     l1_trace *l1trace;            /* the L1D access stream (l1d_trace, l1d_belady); NULL: off */
     uint64_t *sm_insns;           /* per SM, for the stream's kernel ends */
+    mem_dup_mshr dup;             /* duplicate-MSHR record (dup_mshr_window > 0) */
+    const char *hint_override;    /* launch hints over cfg.hals_hint (borrowed) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -203,6 +207,20 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
 /* Creation                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The duplicate-MSHR record of the HALS statistics, when dup_mshr_window
+   asks for it, wired to every SM (the SMs tick one after another, so one
+   shared record stays deterministic). */
+static int gpu_dup_new(gpu *g, char *err, size_t errlen)
+{
+    if (!g->cfg.dup_mshr_window) return 0;
+    if (mem_dup_mshr_init(&g->dup, g->cfg.dup_mshr_window)) {
+        snprintf(err, errlen, "out of host memory for the duplicate-MSHR record");
+        return -1;
+    }
+    for (uint32_t i = 0; i < g->nsm; i++) core_sm_set_dup_mshr(g->sms[i], &g->dup);
+    return 0;
+}
+
 /* The L1D access-stream recorder, when l1d_trace or l1d_belady asks for
    it, wired to every SM.  0, or -1 with err (e.g. the file cannot be
    created: before cycle 0, so nothing is lost). */
@@ -286,7 +304,7 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
         gpu_free(g);
         return NULL;
     }
-    if (gpu_l1_stream_new(g, err, errlen)) {
+    if (gpu_l1_stream_new(g, err, errlen) || gpu_dup_new(g, err, errlen)) {
         gpu_free(g);
         return NULL;
     }
@@ -301,6 +319,7 @@ void gpu_free(gpu *g)
        path, so a failure is said on stderr (the .tmp file keeps the data) */
     if (l1_trace_close(g->l1trace, e, sizeof e)) fprintf(stderr, "warpsim: %s\n", e);
     free(g->sm_insns);
+    mem_dup_mshr_release(&g->dup);
     for (uint32_t i = 0; g->sms && i < g->nsm; i++) core_sm_free(g->sms[i]);
     if (g->cta_map_st && g->pol.cta_map->destroy) g->pol.cta_map->destroy(g->cta_map_st);
     if (g->mem.free) g->mem.free(g->mem.impl);
@@ -320,6 +339,7 @@ void gpu_host_copy(gpu *g, uint64_t addr, uint64_t bytes)
 uint64_t gpu_cycle(const gpu *g) { return g->cycle; }
 uint32_t gpu_policy_needs(const gpu *g) { return g->pol.needs; }
 const gpu_config *gpu_get_config(const gpu *g) { return &g->cfg; }
+void gpu_set_launch_hints(gpu *g, const char *list) { g->hint_override = list; }
 
 void gpu_stats_release(gpu_kernel_stats *st)
 {
@@ -423,6 +443,7 @@ static void gpu_add_cache(gpu_cache_stats *to, const gpu_cache_stats *s)
     to->hits += s->hits;
     to->misses += s->misses;
     to->merges += s->merges;
+    to->mshr_allocs += s->mshr_allocs;
     to->reservation_fails += s->reservation_fails;
     to->reservation_fails_set += s->reservation_fails_set;
     to->evictions += s->evictions;
@@ -665,6 +686,11 @@ static void gpu_kernel_info(const gpu *g, gpu_kernel_run *k, const gpu_kernel_st
                             .shared_bytes = l->shared_bytes };
     memcpy(ki->grid, l->grid, sizeof ki->grid);
     memcpy(ki->block, l->block, sizeof ki->block);
+    /* the host's hints (WARPSIM_LAUNCH_HINT) override the configuration's
+       for the kernels they name */
+    if (!gpu_hint_lookup(g->hint_override, st->name, &ki->hint)
+        && !gpu_hint_lookup(g->cfg.hals_hint, st->name, &ki->hint))
+        ki->hint = 0;
     if (prog) {
         *pv = (ws_program_view){ .nuops = l->mod->nuops, .uops = prog,
                                  .entry_pc = l->mod->funcs[l->func].uop_begin,
@@ -735,6 +761,7 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     g->warps_per_cta = k.warps_per_cta;
     g->mem.kernel(g->mem.impl, &k.info, true);
     g->mem.stats(g->mem.impl, &mem0);
+    if (g->dup.e) mem_dup_mshr_clear(&g->dup);
     const ws_cta_map_ops *cm = g->pol.cta_map;
     if (cm && cm->kernel_begin) cm->kernel_begin(g->cta_map_st, &k.info);
     for (uint32_t i = 0; i < g->nsm; i++)
@@ -750,6 +777,8 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     g->mem.kernel(g->mem.impl, &k.info, false);
     st->cycles = g->cycle - st->start_cycle;
     gpu_collect(g, st);
+    st->dup_mshr_allocs = g->dup.allocs;
+    st->dup_mshr_dups = g->dup.dups;
     rc = gpu_l1_stream_kernel_end(g, st, rc, err, errlen);
     st->mem_requests = g->requests - req0;
     st->mem_reply_bytes = g->request_bytes - bytes0;

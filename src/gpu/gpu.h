@@ -45,6 +45,11 @@ void gpu_host_copy(gpu *g, uint64_t addr, uint64_t bytes);
 /* GPU cycles simulated so far (core clock). */
 uint64_t gpu_cycle(const gpu *g);
 const gpu_config *gpu_get_config(const gpu *g);
+/* HALS launch hints ("KERNEL:N,...", gpu/hint.h, already checked) that
+   override the configuration's hals_hint for the kernels they name, for
+   the launches that follow; NULL = none.  The string is borrowed: it must
+   live until the next call. */
+void gpu_set_launch_hints(gpu *g, const char *list);
 
 
 #include "../policy/policy.h"

@@ -204,7 +204,12 @@ static const char *const k20x[] = {
        §2.10 [M]: hit latency 6 */
     "l1d.sets=32", "l1d.ways=4", "l1d.line_bytes=128", "l1d.mshr_entries=16",
     "l1d.mshr_merge=8", "l1d.hit_latency=6",
-    "mem_latency=300",                     /* §2.10 [M]: main memory 300 [I: no L2 yet] */
+    /* §2.10 [M]: main memory latency 300.  mem_latency is the simple
+       backend's (memory_model=simple); the full model's nearest key is
+       dram_latency, [I] added to the GDDR5 bank and bus timing below (about
+       15-20 core cycles unloaded), as Multi2Sim's memory module has no DRAM
+       timing of its own */
+    "mem_latency=300", "dram_latency=300",
     "n_mem=6",                                                     /* §2.10 [M] */
     /* [I] K20X 250 GB/s / 732 MHz = 341 B per core cycle */
     "mem_bytes_per_cycle=341",

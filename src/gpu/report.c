@@ -414,6 +414,20 @@ static void alt_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
     put_f(r, "issued_slot_pct", 100.0 * ratio(k->slots[GPU_SLOT_ISSUED], slots));
 }
 
+/* The HALS statistics (HAWS spec 7, thesis Ch. 6): requests per L1D MSHR
+** entry over its lifetime, 1 + its merges (allocations + merges over
+** allocations), and with dup_mshr_window > 0 the duplicate-MSHR share:
+** L1D MSHR allocations whose line had one from another SM within the
+** window, in percent of all allocations.
+*/
+static void hals_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    put_f(r, "reqs_per_mshr", ratio(k->l1d.mshr_allocs + k->l1d.merges, k->l1d.mshr_allocs));
+    if (!cfg->dup_mshr_window) return;
+    put_u64(r, "dup_mshr_allocs", k->dup_mshr_allocs);
+    put_f(r, "dup_mshr_pct", 100.0 * ratio(k->dup_mshr_dups, k->dup_mshr_allocs));
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -444,6 +458,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
     put_u64(r, "gmem_transactions", k->gmem_transactions);
     fetchdram_fields(r, cfg, k);
     alt_fields(r, cfg, k);
+    hals_fields(r, cfg, k);
     uint64_t sm_cycles = k->cycles * (uint64_t)gpu_config_n_sm(cfg);
     cache_fields(r, "L1D", &k->l1d, sm_cycles, "mshr_occupancy_per_sm_avg", true, true);
     belady_fields(r, cfg, k);
@@ -481,6 +496,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     slot_fields(&r, k);
     activity_fields(&r, cfg, k);
     lsu_admission_fields(&r, k);
+    hals_fields(&r, cfg, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
@@ -505,6 +521,7 @@ static void cache_accumulate(gpu_cache_stats *d, const gpu_cache_stats *c)
     d->hits += c->hits;
     d->misses += c->misses;
     d->merges += c->merges;
+    d->mshr_allocs += c->mshr_allocs;
     d->merges_inter += c->merges_inter;
     d->reservation_fails += c->reservation_fails;
     d->reservation_fails_set += c->reservation_fails_set;
@@ -608,6 +625,8 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->reexec_retries += k->reexec_retries;
     s->reexec_full_cycles += k->reexec_full_cycles;
     s->l1_nacks += k->l1_nacks;
+    s->dup_mshr_allocs += k->dup_mshr_allocs;
+    s->dup_mshr_dups += k->dup_mshr_dups;
     s->shmem_accesses += k->shmem_accesses;
     s->shmem_conflict_cycles += k->shmem_conflict_cycles;
     s->gmem_transactions += k->gmem_transactions;

@@ -207,6 +207,7 @@ static int l1_read_miss(mem_l1 *l, uint64_t line, uint32_t warp, uint32_t token,
     l1_push(l, MEM_READ, line, l->tags.line_bytes, (uint32_t)i, warp);
     l->st.accesses++;
     l->st.misses++;
+    l->st.mshr_allocs++;
     return MEM_L1_MISS;
 }
 

@@ -605,6 +605,7 @@ static void ms_add_cache(gpu_cache_stats *to, const gpu_cache_stats *s)
     to->hits += s->hits;
     to->misses += s->misses;
     to->merges += s->merges;
+    to->mshr_allocs += s->mshr_allocs;
     to->merges_inter += s->merges_inter;
     to->reservation_fails += s->reservation_fails;
     to->evictions += s->evictions;

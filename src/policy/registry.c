@@ -27,6 +27,7 @@ extern const ws_warp_sched_ops ws_warp_sched_owl_locality;
 extern const ws_warp_sched_ops ws_warp_sched_owl_blp;
 extern const ws_warp_sched_ops ws_warp_sched_mascar;
 extern const ws_warp_sched_ops ws_warp_sched_haws;
+extern const ws_warp_sched_ops ws_warp_sched_hals;
 extern const ws_fetch_ops ws_fetch_rr;
 extern const ws_fetch_ops ws_fetch_icount;
 extern const ws_fetch_ops ws_fetch_lrf;
@@ -35,6 +36,7 @@ extern const ws_fetch_ops ws_fetch_all;
 extern const ws_fetch_ops ws_fetch_bar;
 extern const ws_fetch_ops ws_fetch_mem_bar;
 extern const ws_cta_map_ops ws_cta_map_rr;
+extern const ws_cta_map_ops ws_cta_map_hals;
 extern const ws_dram_sched_ops ws_dram_sched_fcfs;
 extern const ws_dram_sched_ops ws_dram_sched_frfcfs;
 extern const ws_dram_sched_ops ws_dram_sched_frfair;
@@ -45,13 +47,15 @@ static const ws_warp_sched_ops *const builtin_warp[] = {
     &ws_warp_sched_lrr, &ws_warp_sched_gto, &ws_warp_sched_oldest, &ws_warp_sched_fifo,
     &ws_warp_sched_two_level, &ws_warp_sched_swl, &ws_warp_sched_ccws,
     &ws_warp_sched_owl_cta, &ws_warp_sched_owl_locality, &ws_warp_sched_owl_blp,
-    &ws_warp_sched_mascar, &ws_warp_sched_haws, NULL
+    &ws_warp_sched_mascar, &ws_warp_sched_haws,
+    &ws_warp_sched_hals, NULL
 };
 static const ws_fetch_ops *const builtin_fetch[] = {
     &ws_fetch_rr, &ws_fetch_icount, &ws_fetch_lrf, &ws_fetch_fair, &ws_fetch_all,
     &ws_fetch_bar, &ws_fetch_mem_bar, NULL
 };
-static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, NULL };
+static const ws_cta_map_ops *const builtin_cta_map[] = { &ws_cta_map_rr, &ws_cta_map_hals,
+                                                          NULL };
 static const ws_dram_sched_ops *const builtin_dram[] = {
     &ws_dram_sched_frfcfs, &ws_dram_sched_fcfs, &ws_dram_sched_frfair,
     &ws_dram_sched_reminst, NULL

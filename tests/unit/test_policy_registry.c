@@ -24,7 +24,7 @@ static void test_every_name_found(void **state)
         assert_ptr_equal(ws_find_warp_sched(ws_warp_nth(i)->name), ws_warp_nth(i));
         assert_non_null(ws_warp_nth(i)->summary);
     }
-    assert_int_equal(n, 12);
+    assert_int_equal(n, 13);
     n = 0;
     for (size_t i = 0; ws_fetch_nth(i); i++, n++)
         assert_ptr_equal(ws_find_fetch(ws_fetch_nth(i)->name), ws_fetch_nth(i));
@@ -98,7 +98,7 @@ static void test_unknown_names(void **state)
 
     char buf[256];
     ws_registry_names(NULL, WS_KIND_WARP, buf, sizeof buf);
-    assert_string_equal(buf, "lrr, gto, oldest, fifo, two-level, swl, ccws, owl-cta, owl-locality, owl-blp, mascar, haws");
+    assert_string_equal(buf, "lrr, gto, oldest, fifo, two-level, swl, ccws, owl-cta, owl-locality, owl-blp, mascar, haws, hals");
     ws_registry_names(NULL, WS_KIND_FETCH, buf, sizeof buf);
     assert_non_null(strstr(buf, "rr"));
     char tiny[5];
