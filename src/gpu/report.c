@@ -496,6 +496,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     slot_fields(&r, k);
     activity_fields(&r, cfg, k);
     lsu_admission_fields(&r, k);
+    alt_fields(&r, cfg, k);
     hals_fields(&r, cfg, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
