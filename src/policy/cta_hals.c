@@ -1,6 +1,6 @@
 /*
 ** cta_hals.c -- HALS block (CTA) scheduling (`hals`): with a launch hint
-** of 1-3, adjacent blocks go to the same SM.  Source: Sung, "Hint-Assisted
+** of 1-3, adjacent blocks go to the same SM.  Source: Gong, "Hint-Assisted
 ** Scheduling on Modern GPUs" (thesis 2020) Sec. 6.3 and Fig. 6.8;
 ** specs/haws.md 3.2.3 and 8 D (the mapping itself is our choice: the
 ** thesis gives none).

@@ -1,5 +1,5 @@
 /*
-** warp_hals.c -- HALS's two-level warp scheduler (`hals`).  Source: Sung,
+** warp_hals.c -- HALS's two-level warp scheduler (`hals`).  Source: Gong,
 ** "Hint-Assisted Scheduling on Modern GPUs" (thesis 2020) Sec. 6.3, Fig.
 ** 6.9; specs/haws.md 3.2.4 and 8 D.  The launch hint (ws_launch_info.hint)
 ** picks how warps are grouped (hals_groups.c); the warps of the active
