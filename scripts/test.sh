@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # test.sh -- build warpsim and run every test twice: a normal build in
 # build/ and an AddressSanitizer+UBSan build in build-asan/ (which leaves
-# out the three longest timing snapshots, see asan_skip).  Installs
+# out the three longest timing snapshots, see asan_skip, and runs each
+# benchmark's timing test under 4 of its 9 settings: run_bench.sh
+# dram-sample).  Installs
 # missing packages first (scripts/bootstrap.sh).  A ThreadSanitizer build
 # in build-tsan/ runs the CUDA host-threads test only.  Exits non-zero if any
 # configure, build or test step fails.  Usage: bash scripts/test.sh
