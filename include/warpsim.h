@@ -132,6 +132,10 @@ typedef struct ws_stats {
     uint64_t cycles;        /* simulated core cycles (gpu_sim_cycle) */
     uint64_t l1d_accesses, l1d_hits, l1d_misses;
     uint64_t lsu_stall_cycles; /* LSU back-pressure: could not accept/proceed */
+    /* launches a timing context ran functionally (fast-forward: the
+       configuration keys timing_from, timing_kernels, timing_every); they
+       leave the timing counters above at 0 */
+    uint64_t untimed_launches;
 } ws_stats;
 
 /* Description of one kernel, for listings. */

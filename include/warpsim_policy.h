@@ -79,7 +79,8 @@ enum {
     WS_NEED_PROGRAM       = 1u << 1,  /* the program view in ws_launch_info */
     WS_NEED_WARP_COUNTERS = 1u << 2,  /* DRAM: per-request warp retired/remaining */
     /* Not a need but a promise (warp schedulers, ABI 6): `order` depends on
-       the views alone and changes no state, and there is no may_issue.  In
+       the views and on what on_issue last recorded, changes no state other
+       than a cache of a function of the views, and there is no may_issue.  In
        a cycle where no view changed and the last cycle issued nothing, the
        core then repeats the last cycle's outcome without asking. */
     WS_PURE_ORDER         = 1u << 3

@@ -16,6 +16,7 @@
 #include "emu/emu.h"
 #include "emu/emu_tex.h"
 #include "gpu/gpu.h"
+#include "gpu/ffwd.h"
 
 #define WS_DEFAULT_STACK     1024u
 #define WS_DEFAULT_SMS       15u
@@ -60,6 +61,9 @@ struct ws_ctx {
     gpu_config cfg;
     gpu_kernel_stats *kstats;  /* one per timed launch, in order */
     uint32_t nkstats, cap_kstats;
+    /* fast-forward: which launches the timing model runs (gpu/ffwd.h) */
+    gpu_ffwd ffwd;
+    bool last_untimed;         /* the last launch was fast-forwarded */
     char *report_json, *timeseries;  /* copies of the options' paths */
     char warn[16384];
     /* the policies cfg names resolve in, when plug-ins were given (NULL =

@@ -160,7 +160,8 @@ static void launch_account(ws_ctx *ctx, const emu_launch *l, ws_dim3 grid, ws_di
                             .warp_insns_min = l->warp_insns_min,
                             .warp_insns_max = l->warp_insns_max,
                             .warp_insns_sq = l->warp_insns_sq,
-                            .reg_hash = l->reg_hash };
+                            .reg_hash = l->reg_hash,
+                            .untimed_launches = ctx->gpu && ctx->last_untimed };
     ctx->total.launches++;
     ctx->total.ctas += ctas;
     ctx->total.warps += ctas * wpc;
@@ -170,6 +171,7 @@ static void launch_account(ws_ctx *ctx, const emu_launch *l, ws_dim3 grid, ws_di
     ctx->total.bar_insns += l->bar_insns;
     ctx->total.warp_insns_sq += l->warp_insns_sq;
     ctx->total.reg_hash += l->reg_hash;
+    ctx->total.untimed_launches += ctx->last.untimed_launches;
     if (l->warp_insns_min && (!ctx->total.warp_insns_min
                               || l->warp_insns_min < ctx->total.warp_insns_min))
         ctx->total.warp_insns_min = l->warp_insns_min;

@@ -40,7 +40,7 @@ ws_status ws_report(const ws_ctx *ctx, FILE *out, int json)
 {
     if (!ctx || !out) return WS_ERR_INVALID;
     if (!ctx->gpu) return WS_ERR_INVALID;
-    gpu_report(out, &ctx->cfg, ctx->kstats, ctx->nkstats, json != 0);
+    gpu_report(out, &ctx->cfg, ctx->kstats, ctx->nkstats, &ctx->ffwd, json != 0);
     return WS_OK;
 }
 

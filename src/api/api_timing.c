@@ -53,7 +53,7 @@ static bool ends_with(const char *s, const char *tail)
 static void write_outputs(ws_ctx *ctx)
 {
     if (ctx->opts.report_out) {
-        gpu_report(ctx->opts.report_out, &ctx->cfg, ctx->kstats, ctx->nkstats, false);
+        gpu_report(ctx->opts.report_out, &ctx->cfg, ctx->kstats, ctx->nkstats, &ctx->ffwd, false);
         fflush(ctx->opts.report_out);
     }
     const char *paths[2] = { ctx->report_json, ctx->timeseries };
@@ -64,7 +64,7 @@ static void write_outputs(ws_ctx *ctx)
             fprintf(stderr, "warpsim: cannot write '%s': %s\n", paths[i], strerror(errno));
             continue;
         }
-        if (i == 0) gpu_report(f, &ctx->cfg, ctx->kstats, ctx->nkstats, true);
+        if (i == 0) gpu_report(f, &ctx->cfg, ctx->kstats, ctx->nkstats, &ctx->ffwd, true);
         else gpu_report_timeseries(f, ctx->kstats, ctx->nkstats, ends_with(paths[i], ".json"));
         if (fclose(f) != 0) fprintf(stderr, "warpsim: error writing '%s'\n", paths[i]);
     }
@@ -238,8 +238,27 @@ static bool wants_profile(const ws_ctx *ctx)
     return ctx->cfg.oracle_profile || (gpu_policy_needs(ctx->gpu) & WS_NEED_ORACLE);
 }
 
+/* A launch fast-forward leaves untimed: the functional emulator runs it
+   (device memory kept exactly), and it leaves no timing counters. */
+static int ffwd_launch(ws_ctx *ctx, emu_launch *l)
+{
+    ctx->last.cycles = ctx->last.l1d_accesses = ctx->last.l1d_hits = 0;
+    ctx->last.l1d_misses = ctx->last.lsu_stall_cycles = 0;
+    int rc = emu_run_grid(l);
+    ctx->last_untimed = true;
+    ctx->ffwd.launches++;
+    ctx->ffwd.warp_insns += l->warp_insns;
+    ctx->ffwd.thread_insns += l->thread_insns;
+    return rc;
+}
+
 int ws__timing_launch(ws_ctx *ctx, ws_kernel *k, emu_launch *l)
 {
+    const gpu_config *c = &ctx->cfg;
+    ctx->last_untimed = false;
+    if (!gpu_ffwd_select(&ctx->ffwd, c->timing_from, c->timing_kernels, c->timing_every,
+                         k->mod->pm->funcs[k->func].name))
+        return ffwd_launch(ctx, l);
     gpu_kernel_stats *st = new_kstats(ctx);
     if (!st) {
         ws__error(ctx, WS_ERR_NOMEM, "out of host memory for launch statistics");

@@ -53,6 +53,14 @@ static const char exec_usage[] =
     "                      (ours or a gpgpusim.config); implies --timing\n"
     "  --set key=value     override one parameter, repeatable (warpsim config\n"
     "                      show); implies --timing\n"
+    "  --timing-from KERNEL[:N]  fast-forward: run launches functionally (device\n"
+    "                      memory kept exactly) up to the N-th launch of KERNEL\n"
+    "                      and time from there on (--set timing_from=...)\n"
+    "  --timing-kernels K1,K2,...  time only launches of these kernels, run the\n"
+    "                      others functionally (--set timing_kernels=...)\n"
+    "  --timing-every K    sampling: time every K-th selected launch, run the others\n"
+    "                      functionally (--set timing_every=K); the report gives\n"
+    "                      the functional launches as functional_launches\n"
     "  --timing-report FILE  the full timing report as JSON\n"
     "  --timeseries FILE   the time series (with --set timeseries_interval=N;\n"
     "                      FILE ending .json: JSON, else CSV)\n"
@@ -74,7 +82,7 @@ static const cli_opt exec_opts[] = {
     {"arch", true}, {"sms", true}, {"clock-mhz", true}, {"stack", true},
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
     {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {"memcheck", false},
-    {"keep-ptx", true},
+    {"keep-ptx", true}, {"timing-from", true}, {"timing-kernels", true}, {"timing-every", true},
     {"progress-limit", true}, {NULL, false}
 };
 
@@ -87,7 +95,27 @@ typedef struct exec_timing {
     const char *sets[EXEC_MAX_SETS + 1];
     int nsets;
     char plugins[CLI_PLUGINS_MAX];   /* colon-separated absolute paths */
+    char ffwd[3][600];               /* --timing-from/-kernels/-every as key=value */
 } exec_timing;
+
+/* --timing-from, --timing-kernels, --timing-every: the settings they stand
+   for (checked with the rest of the configuration). */
+static bool add_ffwd(exec_timing *t, const char *name, const char *v)
+{
+    static const char *const keys[3] = { "from", "kernels", "every" };
+    for (int i = 0; i < 3; i++) {
+        if (strcmp(name + 7, keys[i]) != 0) continue;
+        if (t->nsets == EXEC_MAX_SETS || strchr(v, '\n')
+            || snprintf(t->ffwd[i], sizeof t->ffwd[i], "timing_%s=%s", keys[i], v)
+                   >= (int)sizeof t->ffwd[i]) {
+            cli_error("exec", "bad --%s '%s'", name, v);
+            return false;
+        }
+        t->on = true;
+        t->sets[t->nsets++] = t->ffwd[i];
+    }
+    return true;
+}
 
 /* 1 if DIR holds the runtime shim. */
 static int has_shim(const char *dir)
@@ -155,7 +183,9 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
         }
         t->on = true;
         t->sets[t->nsets++] = v;
-    } else if (strcmp(name, "plugin") == 0)
+    } else if (strncmp(name, "timing-", 7) == 0 && strcmp(name, "timing-report") != 0)
+        return add_ffwd(t, name, v);
+    else if (strcmp(name, "plugin") == 0)
         return cli_plugin_add("exec", t->plugins, sizeof t->plugins, v);
     else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
     else if (strcmp(name, "timeseries") == 0) setenv("WARPSIM_TIMESERIES", v, 1);

@@ -126,6 +126,10 @@ typedef struct gpu_config {
     char     cta_map_params[256];
     /* HALS launch hints "KERNEL:N,..." (gpu/hint.h): ws_launch_info.hint */
     char     hals_hint[512];
+    /* fast-forward (gpu/ffwd.h): which launches the timing model runs */
+    char     timing_from[256];
+    char     timing_kernels[512];
+    uint32_t timing_every;
     /* duplicate-MSHR statistic (HAWS spec 7): window in cycles, 0 = off */
     uint32_t dup_mshr_window;
 

@@ -146,6 +146,7 @@ typedef struct wsc_kstats {
     uint64_t reg_hash;       /* ws_stats.reg_hash, summed (wrapping) */
     /* timing model counters, summed over launches */
     uint64_t l1d_accesses, l1d_hits, l1d_misses, lsu_stall_cycles;
+    uint64_t untimed;        /* launches fast-forward ran functionally */
     ws_tstats *t;            /* the library's full counters (timing only) */
 } wsc_kstats;
 

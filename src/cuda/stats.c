@@ -99,6 +99,7 @@ void wsc_stats_add(wsc_stats *st, const wsc_config *c, const ws_ctx *ctx, const 
     k->l1d_hits += s->l1d_hits;
     k->l1d_misses += s->l1d_misses;
     k->lsu_stall_cycles += s->lsu_stall_cycles;
+    k->untimed += s->untimed_launches;
     st->cycles += cycles;
     st->total_launches++;
     if (!c->per_kernel) return;
@@ -168,6 +169,9 @@ static void stats_text(const wsc_stats *st, const wsc_config *c, FILE *out)
                 " warps, %" PRIu64 " warp instructions, %" PRIu64 " thread instructions, %"
                 PRIu64 " cycles\n", pretty(k), k->launches, k->launches == 1 ? "" : "es",
                 k->ctas, k->warps, k->warp_insns, k->thread_insns, k->cycles);
+        if (k->untimed)
+            fprintf(out, "warpsim:   fast-forward: %" PRIu64 " of the launches ran functionally "
+                    "(not timed; their cycles are the functional estimate)\n", k->untimed);
         fprintf(out, "warpsim:   %" PRIu64 " memory and %" PRIu64 " barrier warp "
                 "instructions; warp length %" PRIu64 "..%" PRIu64 " instructions\n",
                 k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
@@ -289,6 +293,7 @@ static void json_kernel(const wsc_kstats *k, const wsc_config *c, FILE *f, wsc_k
     json_classes(f, k->mem_insns, k->bar_insns, k->warp_insns_min, k->warp_insns_max);
     json_spread(f, k->warps, k->warp_insns, k->warp_insns_sq);
     json_reg_hash(f, k->reg_hash);
+    if (k->untimed) fprintf(f, ", \"untimed_launches\": %" PRIu64, k->untimed);
     json_timing(f, c, k->thread_insns, k->cycles, k->l1d_accesses, k->l1d_hits,
                 k->l1d_misses, k->lsu_stall_cycles);
     ws_tstats_json(k->t, f, 3, 0);
@@ -299,6 +304,7 @@ static void json_kernel(const wsc_kstats *k, const wsc_config *c, FILE *f, wsc_k
     sum->thread_insns += k->thread_insns; sum->mem_insns += k->mem_insns;
     sum->bar_insns += k->bar_insns; sum->warp_insns_sq += k->warp_insns_sq;
     sum->reg_hash += k->reg_hash;
+    sum->untimed += k->untimed;
     if (k->warp_insns_min && (!sum->warp_insns_min || k->warp_insns_min < sum->warp_insns_min))
         sum->warp_insns_min = k->warp_insns_min;
     if (k->warp_insns_max > sum->warp_insns_max) sum->warp_insns_max = k->warp_insns_max;
@@ -322,6 +328,7 @@ static void json_launches(const wsc_stats *st, const wsc_config *c, FILE *f)
                      r->s.warp_insns_max);
         json_spread(f, r->s.warps, r->s.warp_insns, r->s.warp_insns_sq);
         json_reg_hash(f, r->s.reg_hash);
+        if (r->s.untimed_launches) fprintf(f, ", \"untimed\": true");
         json_timing(f, c, r->s.thread_insns, r->cycles, r->s.l1d_accesses, r->s.l1d_hits,
                     r->s.l1d_misses, r->s.lsu_stall_cycles);
         ws_tstats_json(r->t, f, 3, 0);
@@ -346,6 +353,7 @@ static void stats_json(const wsc_stats *st, const wsc_config *c, const char *api
     json_classes(f, t.mem_insns, t.bar_insns, t.warp_insns_min, t.warp_insns_max);
     json_spread(f, t.warps, t.warp_insns, t.warp_insns_sq);
     json_reg_hash(f, t.reg_hash);
+    if (t.untimed) fprintf(f, ", \"untimed_launches\": %" PRIu64, t.untimed);
     json_timing(f, c, t.thread_insns, st->cycles, t.l1d_accesses, t.l1d_hits,
                 t.l1d_misses, t.lsu_stall_cycles);
     ws_tstats_json(st->t, f, 2, 1);

@@ -6,6 +6,7 @@
 ** The defaults are the gtx480 machine (Mascar spec §3, Table I + [G]).
 */
 #include "config_int.h"
+#include "ffwd.h"
 #include "hint.h"
 #include "mem/addrmap.h"
 #include "policy/policy.h"
@@ -162,6 +163,18 @@ static const cfg_param params[] = {
       "PTX name, its demangled base name or * for every kernel, N 0..3 (0 none, 1 many "
       "lines shared among blocks, 2 boundary lines, 3 some common data); policies see it "
       "as ws_launch_info.hint (cta_map/warp_scheduler hals)", NULL },
+    /* fast-forward (gpu/ffwd.h): the other launches run functionally */
+    { "timing_from", P_STR, OFF(timing_from), sizeof(((gpu_config *)0)->timing_from), "",
+      "KERNEL[:N]", 0, 0,
+      "fast-forward: run launches functionally (device memory kept exactly) until the N-th "
+      "launch (default 1) of KERNEL (PTX name or demangled base name), time from there on", NULL },
+    { "timing_kernels", P_STR, OFF(timing_kernels), sizeof(((gpu_config *)0)->timing_kernels),
+      "", "KERNEL,...", 0, 0,
+      "fast-forward: time only launches of these kernels, run the others functionally "
+      "(\"\" = every kernel)", NULL },
+    U32("timing_every", timing_every, "1", "launches", 1, 1000000000,
+        "sampling: of the launches timing_from/timing_kernels select, time the 1st, (k+1)-th, "
+        "... and run the others functionally"),
     U32("dup_mshr_window", dup_mshr_window, "0", "cycles", 0, 100000000,
         "duplicate-MSHR statistic (HAWS spec 7, thesis 2000): an L1D MSHR allocation is a "
         "duplicate when another SM allocated one for the same line at most this many cycles "
@@ -1000,6 +1013,8 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
     }
     if (check_memsys(c, err, errlen)) return -1;
     char e[400];
+    if (gpu_ffwd_check(c->timing_from, c->timing_kernels, c->timing_every, err, errlen))
+        return -1;
     if (gpu_hint_check(c->hals_hint, e, sizeof e)) {
         snprintf(err, errlen, "parameter 'hals_hint': value '%s': %s", c->hals_hint, e);
         return -1;

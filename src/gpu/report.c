@@ -680,12 +680,28 @@ void gpu_report_kernel(FILE *out, const gpu_config *cfg, const gpu_kernel_stats 
     launch_fields(&r, cfg, k);
 }
 
+/* Fast-forward: the launches run functionally, with the total (only when
+   a fast-forward key is set, so other reports keep their shape). */
+static void ffwd_fields(rep *r, const gpu_config *cfg, const gpu_ffwd *ff)
+{
+    if (!ff || !gpu_ffwd_active(cfg->timing_from, cfg->timing_kernels, cfg->timing_every))
+        return;
+    put_u64(r, "functional_launches", ff->launches);
+    put_u64(r, "functional_warp_insns", ff->warp_insns);
+    put_u64(r, "functional_thread_insns", ff->thread_insns);
+}
+
 static void report_text(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks,
-                        uint32_t n, const gpu_kernel_stats *tot)
+                        uint32_t n, const gpu_kernel_stats *tot, const gpu_ffwd *ff)
 {
     fprintf(out, "---- warpsim timing report: %u launch%s on %s (%u SMs, %s scheduler, "
             "core %.0f MHz) ----\n", n, n == 1 ? "" : "es", cfg->preset, gpu_config_n_sm(cfg),
             cfg->warp_scheduler, cfg->core_mhz);
+    if (ff && gpu_ffwd_active(cfg->timing_from, cfg->timing_kernels, cfg->timing_every))
+        fprintf(out, "fast-forward: %" PRIu64 " launch%s run functionally, not timed "
+                "(timing_from '%s', timing_kernels '%s', timing_every %u)\n", ff->launches,
+                ff->launches == 1 ? "" : "es", cfg->timing_from, cfg->timing_kernels,
+                cfg->timing_every);
     for (uint32_t i = 0; i < n; i++) {
         fprintf(out, "launch %u:\n", i + 1);
         rep r = { .out = out, .json = false, .first = true, .prefix = "  " };
@@ -694,11 +710,12 @@ static void report_text(FILE *out, const gpu_config *cfg, const gpu_kernel_stats
     fprintf(out, "total:\n");
     rep r = { .out = out, .json = false, .first = true, .prefix = "  " };
     put_u64(&r, "launches", n);
+    ffwd_fields(&r, cfg, ff);
     counter_fields(&r, cfg, tot, true);
 }
 
 static void report_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks,
-                        uint32_t n, const gpu_kernel_stats *tot)
+                        uint32_t n, const gpu_kernel_stats *tot, const gpu_ffwd *ff)
 {
     fprintf(out, "{\n  \"simulator\": \"warpsim\",\n  \"model\": \"timing\",\n  \"machine\": {\"name\": ");
     json_str(out, cfg->preset);   /* the machine simulated, not a device's arch */
@@ -716,18 +733,19 @@ static void report_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats
     fprintf(out, "%s],\n  \"total\": {", n ? "\n  " : "");
     rep r = { .out = out, .json = true, .depth = 2, .first = true };
     put_u64(&r, "launches", n);
+    ffwd_fields(&r, cfg, ff);
     counter_fields(&r, cfg, tot, true);
     fprintf(out, "\n  }\n}\n");
 }
 
 void gpu_report(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks, uint32_t n,
-                bool json)
+                const gpu_ffwd *ff, bool json)
 {
     gpu_kernel_stats tot;
     memset(&tot, 0, sizeof tot);
     for (uint32_t i = 0; i < n; i++) gpu_stats_accumulate(&tot, &ks[i]);
-    if (json) report_json(out, cfg, ks, n, &tot);
-    else report_text(out, cfg, ks, n, &tot);
+    if (json) report_json(out, cfg, ks, n, &tot, ff);
+    else report_text(out, cfg, ks, n, &tot, ff);
 }
 
 /* The launch whose warp scheduler counters name the CSV's policy.NAME

@@ -11,13 +11,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "config.h"
+#include "ffwd.h"
 #include "../common/stats.h"
 
 /* The full report of `n` launches `ks` run on machine `cfg`: the
    configuration (JSON only; text gives the preset line), every launch and
-   the totals. */
+   the totals; with a fast-forward key set, what `ff` ran functionally. */
 void gpu_report(FILE *out, const gpu_config *cfg, const gpu_kernel_stats *ks, uint32_t n,
-                bool json);
+                const gpu_ffwd *ff, bool json);
 /* The statistics that have a GPGPU-Sim counterpart, under its names, as
    JSON members of an object the caller has open (each written as a comma,
    a newline and 2 x `depth` spaces, then the member): gpu_sim_cycle,

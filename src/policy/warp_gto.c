@@ -49,4 +49,6 @@ const ws_warp_sched_ops ws_warp_sched_gto = {
     .destroy = ws_age_units_free,
     .order = gto_order,
     .on_issue = gto_on_issue,
+    /* the order is a function of the views and of what on_issue last noted */
+    .needs = WS_PURE_ORDER,
 };

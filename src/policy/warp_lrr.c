@@ -63,4 +63,6 @@ const ws_warp_sched_ops ws_warp_sched_lrr = {
     .destroy = lrr_destroy,
     .order = lrr_order,
     .on_issue = lrr_on_issue,
+    /* the order is a function of the views and of what on_issue last noted */
+    .needs = WS_PURE_ORDER,
 };
