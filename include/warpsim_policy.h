@@ -83,7 +83,12 @@ enum {
        than a cache of a function of the views, and there is no may_issue.  In
        a cycle where no view changed and the last cycle issued nothing, the
        core then repeats the last cycle's outcome without asking. */
-    WS_PURE_ORDER         = 1u << 3
+    WS_PURE_ORDER         = 1u << 3,
+    /* A promise too (fetch policies): `pick` reads no field of a warp's
+       view but can_fetch (and slot, its index), so the core fills no other
+       (filling every field of every warp each cycle is a measurable part
+       of the fetch stage). */
+    WS_FETCH_CAN_ONLY     = 1u << 4
 };
 
 /* ------------------------------------------------------------------ */

@@ -106,11 +106,10 @@ typedef struct core_warp {
     emu_warp *ew;         /* NULL: slot free */
     core_alt *alt;        /* NULL: the policy has no alternate issue stream */
     bool     finished;    /* executed its last instruction */
-    /* read for every candidate every cycle: kept in the first cache line */
+    /* read for a candidate whose look is due: kept in the first cache line */
     uint8_t  stall;       /* WS_STALL_* found this cycle */
     bool     lsu_wait;    /* its memory instruction waits for the busy LSU:
                              looked at again when the LSU frees (lsu_finish) */
-    uint64_t recheck;     /* stall holds until this cycle unless an event resets it */
     /* instruction buffer: ring of pcs and the cycle each is decoded */
     uint32_t ib_head, ib_n;
     uint32_t ib_free;     /* of them, passed at fetch: results that ran ahead
@@ -254,6 +253,12 @@ struct core_sm {
     const ws_warp_sched_ops *wp;
     void *wst;
     ws_warp_view *view;           /* [nwarps], by slot */
+    /* read for every candidate every cycle, so apart from the (large)
+       warps: per slot the cycle its stall holds until unless an event
+       resets it (CORE_NEVER for an empty slot already looked at), and
+       whether it holds a live warp (ew set, not finished) */
+    uint64_t *recheck;            /* [nwarps] */
+    uint8_t *alive;               /* [nwarps] */
     core_hum *hum;                /* [nwarps], by slot */
     /* hum.c: the slots whose last look (issue_refresh) found them waiting
        for the LSU with a global load next (bit set), bumped `gen` on each
@@ -466,7 +471,7 @@ bool core_hum_missed(core_sm *sm);
    the LSU freeing): its stall gets a fresh look next cycle. */
 static inline void core_warp_poke(core_sm *sm, core_warp *w)
 {
-    w->recheck = 0;
+    sm->recheck[w->slot] = 0;
     sm->sched[w->sched].due = 0;
     sm->fetch_quiet = false;
 }

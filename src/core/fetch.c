@@ -303,8 +303,12 @@ static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
     while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first], cycle)) first++;
     if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
     for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
-    for (uint32_t i = first; i < sm->nwarps; i++)
-        fetch_view_fill(sm, i, fetch_can(sm, &sm->warps[i], cycle));
+    if (sm->fetch_ops->needs & WS_FETCH_CAN_ONLY)
+        for (uint32_t i = first; i < sm->nwarps; i++)
+            sm->fview[i].can_fetch = fetch_can(sm, &sm->warps[i], cycle);
+    else
+        for (uint32_t i = first; i < sm->nwarps; i++)
+            fetch_view_fill(sm, i, fetch_can(sm, &sm->warps[i], cycle));
     fetch_picks(sm, cycle);
     return true;
 }

@@ -114,6 +114,7 @@ static void issue_released(core_sm *sm, const core_warp *w, uint64_t cycle)
         }
         if (o != w && o->ew && !o->finished && o->ew->state == EMU_W_DONE) {
             o->finished = true;
+            sm->alive[o->slot] = 0;
             core_ib_flush(sm, o);
             core_warp_finish(sm, o, cycle);
         }
@@ -191,6 +192,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
     }
     if (ew->state == EMU_W_DONE) {
         w->finished = true;
+        sm->alive[w->slot] = 0;
         core_warp_finish(sm, w, cycle);
     }
     return true;
@@ -265,22 +267,26 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
     bool any = false;
     uint64_t due = CORE_NEVER;
     for (uint32_t i = 0; i < sc->ncand; i++) {
-        core_warp *w = &sm->warps[sc->cand[i]];
-        ws_warp_view *v = &sm->view[sc->cand[i]];
+        uint32_t slot = sc->cand[i];
+        uint64_t *recheck = &sm->recheck[slot];
+        if (*recheck > cycle) {     /* nothing to look at: the dense arrays only */
+            any |= sm->alive[slot];
+            if (*recheck < sm->wake) sm->wake = *recheck;
+            if (*recheck < due) due = *recheck;
+            continue;
+        }
+        core_warp *w = &sm->warps[slot];
+        ws_warp_view *v = &sm->view[slot];
         if (!w->ew || w->finished) {
             if (v->valid || v->stall != WS_STALL_EMPTY) {   /* once per emptied slot */
                 v->valid = false;
                 v->stall = WS_STALL_EMPTY;
                 core_hum_look(sm, w);
             }
+            *recheck = CORE_NEVER;  /* until a warp takes the slot */
             continue;
         }
         any = true;
-        if (w->recheck > cycle) {
-            if (w->recheck < sm->wake) sm->wake = w->recheck;
-            if (w->recheck < due) due = w->recheck;
-            continue;
-        }
         uint64_t wake = CORE_NEVER;
         v->valid = true;
         v->stall = w->stall = issue_stall(sm, w, cycle, &wake);
@@ -290,8 +296,8 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
            the warp's parked request is taken (rq_accepted): both reset
            recheck, so the warp is not looked at every cycle meanwhile */
         w->lsu_wait = lsu_wait;
-        w->recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
-        if (w->recheck < due) due = w->recheck;
+        *recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
+        if (*recheck < due) due = *recheck;
         core_hum_look(sm, w);
         if (wake < sm->wake) sm->wake = wake;
         issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
@@ -299,7 +305,7 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
             if (v->waits_on_load && !w->alt->on) core_alt_try_enter(sm, w, w->wait_load, cycle);
             /* an episode issues when its next instruction can: looked at every cycle */
             if (w->alt->on) {
-                w->recheck = due = cycle + 1;
+                *recheck = due = cycle + 1;
                 if (cycle + 1 < sm->wake) sm->wake = cycle + 1;
             }
         }
@@ -327,13 +333,14 @@ static void issue_unit_taken(core_sm *sm, core_sched *sc, uint8_t u, uint64_t cy
     if (sm->opc_banks || issue_unit(sm, u, cycle + 1, &frees) >= 0) return;
     for (uint32_t i = 0; i < sc->ncand; i++) {
         core_warp *w = &sm->warps[sc->cand[i]];
-        if (!w->ew || w->finished || w->recheck != cycle + 1 || w->stall != WS_STALL_NONE
+        if (!w->ew || w->finished || sm->recheck[w->slot] != cycle + 1
+            || w->stall != WS_STALL_NONE
             || !w->ib_n)
             continue;
         const core_uinfo *ui = &sm->ui[w->ib_pc[w->ib_head]];
         if (ui->kind != CORE_K_ALU || ui->unit != u) continue;
         w->stall = sm->view[sc->cand[i]].stall = WS_STALL_UNIT;
-        w->recheck = frees;
+        sm->recheck[w->slot] = frees;
     }
 }
 

@@ -40,6 +40,8 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->ctas = calloc(sm->nctas, sizeof *sm->ctas);
     sm->sched = calloc(nsched, sizeof *sm->sched);
     sm->view = calloc(sm->nwarps, sizeof *sm->view);
+    sm->recheck = calloc(sm->nwarps, sizeof *sm->recheck);
+    sm->alive = calloc(sm->nwarps, sizeof *sm->alive);
     sm->hum = calloc(sm->nwarps, sizeof *sm->hum);
     sm->humc.cand = calloc((sm->nwarps + 63) / 64, sizeof *sm->humc.cand);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
@@ -57,7 +59,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
         if (!sm->rq || !sm->rq_view) return -1;
     }
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->hum || !sm->humc.cand
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->recheck || !sm->alive || !sm->hum || !sm->humc.cand
         || !sm->fview || !sm->loads || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
@@ -74,6 +76,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sc->cand[sc->ncand++] = i;
         sm->view[i] = (ws_warp_view){ .slot = i, .sched = w->sched, .uid = UINT64_MAX,
                                       .next_pc = WS_NO_PC, .wait_load_pc = WS_NO_PC };
+        sm->fview[i].slot = i;       /* WS_FETCH_CAN_ONLY: nothing else is filled */
         w->ib_pc = calloc(ib, sizeof *w->ib_pc);
         w->ib_ready = calloc(ib, sizeof *w->ib_ready);
         w->ib_seq = calloc(ib, sizeof *w->ib_seq);
@@ -149,6 +152,8 @@ void core_sm_free(core_sm *sm)
     }
     if (sm->wst && sm->wp->destroy) sm->wp->destroy(sm->wst);
     free(sm->view);
+    free(sm->recheck);
+    free(sm->alive);
     free(sm->hum);
     free(sm->humc.cand);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);
@@ -401,6 +406,8 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
         /* a warp with no thread (cannot happen for whole warps), or a
            body with no instruction, is done before it issues */
         if (w->ew->state == EMU_W_DONE) w->finished = true;
+        sm->recheck[slot] = 0;
+        sm->alive[slot] = !w->finished;
     }
     /* the new warps (and the candidate lists assign_sched may have moved)
        need a look, and the new warps can fetch */
@@ -461,6 +468,7 @@ void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
     core_alt_warp_done(sm, w);
     w->ew = NULL;
     w->finished = false;
+    sm->alive[w->slot] = 0;
     core_ib_flush(sm, w);
     core_sb_clear(w);
     sm->live_warps--;
@@ -478,6 +486,8 @@ void core_sm_abort(core_sm *sm)
     for (uint32_t i = 0; sm->warps && i < sm->nwarps; i++) {
         sm->warps[i].ew = NULL;
         sm->warps[i].finished = false;
+        sm->recheck[i] = 0;          /* the next look empties its view */
+        sm->alive[i] = 0;
         sm->warps[i].pending_loads = 0;
         core_alt_reset(&sm->warps[i]);
         core_ib_flush(sm, &sm->warps[i]);

@@ -80,6 +80,9 @@ typedef struct dram_bank {
 
 struct mem_dram {
     uint32_t channel;
+    /* banks with a request queued or committed, one bit each: the tick
+       looks only at these (most banks of a channel are empty most cycles) */
+    uint64_t *active;
     /* geometry and timing */
     uint32_t nbanks, ngroups, bus_bytes, burst, burst_time, col_bytes;
     uint32_t tCL, tRCD, tRP, tRAS, tRC, tRRD, tCCD, tWTR, tWR, tRTW, tCCDL, tRTP;
@@ -266,9 +269,10 @@ mem_dram *mem_dram_new(const gpu_config *cfg, uint32_t channel, const ws_dram_sc
     d->info = info;
 
     d->banks = calloc(g.nbanks, sizeof *d->banks);
+    d->active = calloc((g.nbanks + 63) / 64, sizeof *d->active);
     d->bview = calloc(g.nbanks, sizeof *d->bview);
     d->group_next_col = calloc(g.ngroups, sizeof *d->group_next_col);
-    if (!d->banks || !d->bview || !d->group_next_col || grow_slots(d, g.queue) < 0)
+    if (!d->banks || !d->active || !d->bview || !d->group_next_col || grow_slots(d, g.queue) < 0)
         goto fail;
     for (uint32_t b = 0; b < g.nbanks; b++) {
         d->banks[b].head = d->banks[b].tail = d->banks[b].cur = -1;
@@ -288,6 +292,7 @@ void mem_dram_free(mem_dram *d)
     if (d->own_state && d->ops && d->ops->destroy)
         d->ops->destroy(d->ops_state);
     free(d->slots);
+    free(d->active);
     free(d->view);
     free(d->view_slot);
     free(d->banks);
@@ -412,6 +417,7 @@ void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
         b->head = i;
     b->tail = i;
     b->nq++;
+    d->active[s->bank / 64] |= 1ull << (s->bank % 64);
     d->nqueued++;
     if (d->nqueued > d->st.max_queue)
         d->st.max_queue = d->nqueued;
@@ -635,6 +641,7 @@ static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
     b->busy_end = data_end;
     if (d->bank_hold) b->hold_until = data_end;
     b->cur = -1;
+    if (!b->nq) d->active[bi / 64] &= ~(1ull << (bi % 64));
     d->bview[bi].demand--;
     d->bview[bi].demand_open_row--;      /* a column command: to the open row */
     s->next = d->free_head;
@@ -811,34 +818,35 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
     uint64_t wake = UINT64_MAX;
     int best_cmd = CMD_NONE;
     uint32_t best = 0;
-    for (uint32_t bi = 0; bi < d->nbanks; bi++) {
-        dram_bank *b = &d->banks[bi];
-        if (b->cur < 0) {
-            if (b->nq == 0)
-                continue;
-            if (now < b->hold_until) {  /* dram_bank_hold: the last access is not done */
-                if (b->hold_until < wake)
-                    wake = b->hold_until;
+    for (uint32_t wd = 0, nw = (d->nbanks + 63) / 64; wd < nw; wd++) {
+        for (uint64_t m = d->active[wd]; m; m &= m - 1) {
+            uint32_t bi = wd * 64 + (uint32_t)__builtin_ctzll(m);   /* in bank order */
+            dram_bank *b = &d->banks[bi];
+            if (b->cur < 0) {
+                if (now < b->hold_until) {  /* dram_bank_hold: the last access is not done */
+                    if (b->hold_until < wake)
+                        wake = b->hold_until;
+                    continue;
+                }
+                /* the prefetcher keeps the row: commit to nothing yet */
+                if (pf_holds(d, bi, now) || !bank_select(d, bi, now)) {
+                    wake = now + 1;       /* declined or held: ask again */
+                    continue;
+                }
+            }
+            uint64_t when;
+            int cmd = next_cmd(d, b, &when);
+            if (when <= now && cmd == CMD_PRE && pf_holds(d, bi, now))
+                when = now + 1;           /* the prefetcher still reads this row */
+            if (when > now) {
+                if (when < wake)
+                    wake = when;
                 continue;
             }
-            /* the prefetcher keeps the row: commit to nothing yet */
-            if (pf_holds(d, bi, now) || !bank_select(d, bi, now)) {
-                wake = now + 1;       /* declined or held: ask again */
-                continue;
+            if (best_cmd == CMD_NONE || cmd_before(d, cmd, b, best_cmd, &d->banks[best])) {
+                best_cmd = cmd;
+                best = bi;
             }
-        }
-        uint64_t when;
-        int cmd = next_cmd(d, b, &when);
-        if (when <= now && cmd == CMD_PRE && pf_holds(d, bi, now))
-            when = now + 1;           /* the prefetcher still reads this row */
-        if (when > now) {
-            if (when < wake)
-                wake = when;
-            continue;
-        }
-        if (best_cmd == CMD_NONE || cmd_before(d, cmd, b, best_cmd, &d->banks[best])) {
-            best_cmd = cmd;
-            best = bi;
         }
     }
     if (best_cmd != CMD_NONE) {

@@ -47,6 +47,13 @@ struct mem_l1 {
     uint32_t qhead, qn, qcap, qlimit;
     bool last_fail_set;   /* the last reservation fail was a full set */
     bool perfect;         /* mem_l1_set_perfect: every access hits */
+    /* A refused access is refused again, with the same counts, until the
+       cache changes: `ver` counts changes (an access taken, a fill, a
+       send below, a reset), and the last refusal is remembered with the
+       version it saw, so a blocked LSU's retry every cycle is one compare
+       instead of a tag probe and an MSHR scan. */
+    uint64_t ver;
+    struct l1_refusal { uint64_t ver, addr; uint32_t bytes; int kind; bool valid; } refused;
     gpu_cache_stats st;
     /* hit classification (mem_l1_classify_enable; NULL when off): per MSHR
        the allocating warp and its lanes (a line's own lanes are in
@@ -92,7 +99,7 @@ int mem_l1_classify_enable(mem_l1 *l)
     return l->cls_mshr_lanes && l->cls_mshr_warp ? 0 : -1;
 }
 
-void mem_l1_set_perfect(mem_l1 *l) { l->perfect = true; }
+void mem_l1_set_perfect(mem_l1 *l) { l->perfect = true; l->ver++; }
 
 void mem_l1_free(mem_l1 *l)
 {
@@ -111,6 +118,7 @@ void mem_l1_reset(mem_l1 *l)
     mem_mshr_clear(&l->mshr);
     l->qhead = l->qn = 0;
     l->last_fail_set = false;
+    l->ver++;
     memset(&l->st, 0, sizeof l->st);
 }
 
@@ -223,8 +231,29 @@ int mem_l1_access_n(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t
     return mem_l1_access_lanes(l, kind, addr, bytes, warp, token, 0, ev);
 }
 
+static int l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                     uint32_t token, uint32_t lanes, mem_l1_evict *ev);
+
 int mem_l1_access_lanes(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
                         uint32_t token, uint32_t lanes, mem_l1_evict *ev)
+{
+    if (l->refused.valid && l->refused.ver == l->ver && l->refused.addr == addr
+        && l->refused.kind == kind && l->refused.bytes == bytes) {
+        ev->valid = false;
+        return l1_fail(l, l->last_fail_set);   /* nothing changed since: the same refusal */
+    }
+    int r = l1_access(l, kind, addr, bytes, warp, token, lanes, ev);
+    if (r == MEM_L1_FAIL)
+        l->refused = (struct l1_refusal){ .ver = l->ver, .addr = addr, .bytes = bytes,
+                                          .kind = kind, .valid = true };
+    else
+        l->ver++;
+    return r;
+}
+
+/* One access (the refusal memo is the caller's). */
+static int l1_access(mem_l1 *l, int kind, uint64_t addr, uint32_t bytes, uint32_t warp,
+                     uint32_t token, uint32_t lanes, mem_l1_evict *ev)
 {
     uint64_t line = mem_cache_line_addr(&l->tags, addr);
     ev->valid = false;
@@ -331,12 +360,14 @@ bool mem_l1_tick(mem_l1 *l, const mem_port *port, uint64_t cycle)
     if (!l->qn || !port->send(port->impl, &l->q[l->qhead], cycle)) return false;
     l->qhead = (l->qhead + 1) % l->qcap;
     l->qn--;
+    l->ver++;
     return true;
 }
 
 uint32_t mem_l1_fill(mem_l1 *l, const mem_req *rep, uint32_t *tokens, mem_l1_evict *ev)
 {
     ev->valid = false;
+    l->ver++;
     if (rep->kind == MEM_ATOMIC) {
         tokens[0] = rep->id;
         return 1;

@@ -55,4 +55,5 @@ const ws_fetch_ops ws_fetch_rr = {
     .init = fetch_rr_init,
     .destroy = fetch_rr_destroy,
     .pick = fetch_rr_pick,
+    .needs = WS_FETCH_CAN_ONLY,
 };
