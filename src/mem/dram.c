@@ -65,6 +65,8 @@ typedef struct dram_bank {
     int32_t  head, tail;            /* queued requests, arrival order */
     uint32_t nq;
     int32_t  cur;                   /* committed request slot, -1 = free */
+    uint32_t cur_row;               /* its row and direction, kept here: the */
+    bool     cur_read;              /* tick reads them for every busy bank */
     bool     open;
     uint32_t row;
     uint32_t group;
@@ -577,6 +579,8 @@ static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
         b->tail = prev;
     b->nq--;
     b->cur = chosen;       /* still demand, to the same row: the view stays */
+    b->cur_row = d->slots[chosen].row;
+    b->cur_read = d->slots[chosen].r.kind == MEM_READ;
 
     uint32_t row = d->slots[chosen].row;
     if (!b->open)
@@ -592,21 +596,20 @@ static bool bank_select(mem_dram *d, uint32_t bi, uint64_t now)
    cycle it may issue. */
 static int next_cmd(const mem_dram *d, const dram_bank *b, uint64_t *when)
 {
-    const dram_slot *s = &d->slots[b->cur];
     uint64_t t;
     if (!b->open) {
         t = b->next_act > d->next_act_any ? b->next_act : d->next_act_any;
         *when = t;
         return CMD_ACT;
     }
-    if (b->row != s->row) {
+    if (b->row != b->cur_row) {
         *when = b->next_pre;
         return CMD_PRE;
     }
     t = b->next_col;
     if (d->next_col_any > t) t = d->next_col_any;
     if (d->group_next_col[b->group] > t) t = d->group_next_col[b->group];
-    uint64_t dir = s->r.kind == MEM_READ ? d->next_rd : d->next_wr;
+    uint64_t dir = b->cur_read ? d->next_rd : d->next_wr;
     if (dir > t) t = dir;
     if (d->bus_free > d->tCL && d->bus_free - d->tCL > t)
         t = d->bus_free - d->tCL;

@@ -38,6 +38,11 @@ typedef struct icnt_in {
     /* one lane per packet it may send at once (input speedup) */
     uint32_t leaving[ICNT_MAX_SPEEDUP];    /* flits crossing, released at busy_until */
     uint64_t busy_until[ICNT_MAX_SPEEDUP];
+    /* outputs its waiting packets go to (bit o; networks of at most 64
+       outputs), with a count per output: icnt_pick_fast stops its walk
+       when no such output is free */
+    uint64_t dests;
+    uint16_t *ndest;
 } icnt_in;
 
 typedef struct icnt_out {
@@ -53,6 +58,7 @@ struct mem_icnt {
     icnt_out *out;
     icnt_pkt *pool;
     uint32_t pool_cap, free_head, npackets, nleaving;
+    uint64_t leave_due;   /* earliest busy_until of a leaving lane (no input looked at before) */
     uint32_t rr;          /* first input scanned this cycle */
     uint64_t scan;        /* input scans so far (icnt_out.seen) */
     mem_icnt_stats st;
@@ -75,7 +81,13 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
     n->out = calloc(n->nout, sizeof *n->out);
     n->free_head = ICNT_NIL;
     if (!n->in || !n->out) { mem_icnt_free(n); return NULL; }
-    for (uint32_t i = 0; i < n->nin; i++) n->in[i].q = (icnt_fifo){ ICNT_NIL, ICNT_NIL, 0 };
+    for (uint32_t i = 0; i < n->nin; i++) {
+        n->in[i].q = (icnt_fifo){ ICNT_NIL, ICNT_NIL, 0 };
+        if (n->nout <= 64 && !(n->in[i].ndest = calloc(n->nout, sizeof *n->in[i].ndest))) {
+            mem_icnt_free(n);
+            return NULL;
+        }
+    }
     for (uint32_t o = 0; o < n->nout; o++) n->out[o].q = (icnt_fifo){ ICNT_NIL, ICNT_NIL, 0 };
     /* every flit of every buffer could be its own packet; cap the first
        pool so that huge ("unlimited") buffers start small and grow */
@@ -90,6 +102,7 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
 void mem_icnt_free(mem_icnt *n)
 {
     if (!n) return;
+    for (uint32_t i = 0; n->in && i < n->nin; i++) free(n->in[i].ndest);
     free(n->in);
     free(n->out);
     free(n->pool);
@@ -158,6 +171,8 @@ bool mem_icnt_inject(mem_icnt *n, uint32_t input, uint32_t output, const mem_req
     p->arrive = 0;
     fifo_push(n, &n->in[input].q, k);
     n->in[input].used += flits;
+    if (n->in[input].ndest && n->in[input].ndest[p->out]++ == 0)
+        n->in[input].dests |= 1ull << p->out;
     n->npackets++;
     n->st.packets++;
     n->st.flits += flits;
@@ -191,6 +206,45 @@ static void fifo_unlink(mem_icnt *n, icnt_fifo *q, uint32_t prev, uint32_t k)
     q->n--;
 }
 
+/* Outputs free now with at least one credit (bit o = output o), for a
+   network of at most 64 outputs: icnt_pick_fast's first filter. */
+static uint64_t icnt_avail(const mem_icnt *n, uint64_t cycle)
+{
+    uint64_t m = 0;
+    for (uint32_t o = 0; o < n->nout; o++)
+        if (n->out[o].busy_until <= cycle && n->out[o].used < n->out_cap) m |= 1ull << o;
+    return m;
+}
+
+/*
+** icnt_pick for at most 64 outputs: the same packet, counts and order,
+** but the outputs already found blocked are a bit mask in a register and
+** the free ones another (`*avail`, kept current as packets cross), so a
+** long queue is walked touching only its packets, and the walk stops as
+** soon as no output it has not seen blocked could take anything.
+*/
+static uint32_t icnt_pick_fast(mem_icnt *n, icnt_in *in, uint64_t avail, uint32_t *prev)
+{
+    uint64_t seen = 0;
+    uint32_t pv = ICNT_NIL;
+    avail &= in->dests;                             /* only outputs it has packets for */
+    for (uint32_t k = in->q.head; k != ICNT_NIL; pv = k, k = n->pool[k].next) {
+        const icnt_pkt *p = &n->pool[k];
+        uint64_t bit = 1ull << p->out;
+        if (seen & bit) continue;                   /* an older packet waits for it */
+        bool head = k == in->q.head;
+        if ((avail & bit) || head) {                /* the head's credits are counted */
+            const icnt_out *out = &n->out[p->out];
+            bool credits = out->used + p->flits <= n->out_cap;
+            if ((avail & bit) && credits) { *prev = pv; return k; }
+            if (!credits && head) n->st.credit_stalls++;
+        }
+        seen |= bit;
+        if (!(avail & ~seen)) break;                /* nothing left could take one */
+    }
+    return ICNT_NIL;
+}
+
 /* First packet of input `in` that can cross now (ICNT_NIL: none); its
    predecessor goes to *prev.  Counts a credit stall when the head waits
    for credits. */
@@ -213,19 +267,25 @@ static uint32_t icnt_pick(mem_icnt *n, icnt_in *in, uint64_t cycle, uint32_t *pr
 /* Match waiting packets to outputs that are free and have credits. */
 static void icnt_match(mem_icnt *n, uint64_t cycle)
 {
+    bool fast = n->nout <= 64;
+    uint64_t avail = fast ? icnt_avail(n, cycle) : 0;
     for (uint32_t j = 0; j < n->nin; j++) {
         uint32_t i = n->rr + j < n->nin ? n->rr + j : n->rr + j - n->nin;
         icnt_in *in = &n->in[i];
         for (uint32_t l = 0; l < n->speedup && in->q.n; l++) {
             if (in->busy_until[l] > cycle) continue;
-            uint32_t prev, k = icnt_pick(n, in, cycle, &prev);
+            uint32_t prev, k = fast ? icnt_pick_fast(n, in, avail, &prev)
+                                    : icnt_pick(n, in, cycle, &prev);
             if (k == ICNT_NIL) break;
             icnt_pkt *p = &n->pool[k];
             icnt_out *out = &n->out[p->out];
+            avail &= ~(1ull << (p->out & 63));      /* busy until its flits have crossed */
             fifo_unlink(n, &in->q, prev, k);
+            if (in->ndest && --in->ndest[p->out] == 0) in->dests &= ~(1ull << p->out);
             in->busy_until[l] = out->busy_until = cycle + p->flits;
             in->leaving[l] = p->flits;
             n->nleaving++;
+            if (in->busy_until[l] < n->leave_due) n->leave_due = in->busy_until[l];
             out->used += p->flits;
             p->arrive = cycle + n->latency + p->flits - 1;
             fifo_push(n, &out->q, k);
@@ -237,15 +297,22 @@ static void icnt_match(mem_icnt *n, uint64_t cycle)
 void mem_icnt_tick(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
 {
     if (!n->npackets && !n->nleaving) return;
-    for (uint32_t i = 0; n->nleaving && i < n->nin; i++)
-        for (uint32_t l = 0; l < n->speedup; l++) {
-            icnt_in *in = &n->in[i];
-            if (in->leaving[l] && in->busy_until[l] <= cycle) {
+    if (n->nleaving && n->leave_due <= cycle) {
+        uint64_t due = UINT64_MAX;
+        for (uint32_t i = 0; i < n->nin; i++)
+            for (uint32_t l = 0; l < n->speedup; l++) {
+                icnt_in *in = &n->in[i];
+                if (!in->leaving[l]) continue;
+                if (in->busy_until[l] > cycle) {
+                    if (in->busy_until[l] < due) due = in->busy_until[l];
+                    continue;
+                }
                 in->used -= in->leaving[l];
                 in->leaving[l] = 0;
                 n->nleaving--;
             }
-        }
+        n->leave_due = due;
+    }
     icnt_eject(n, cycle, sink, ctx);
     icnt_match(n, cycle);
 }
