@@ -88,7 +88,14 @@ enum {
        view but can_fetch (and slot, its index), so the core fills no other
        (filling every field of every warp each cycle is a measurable part
        of the fetch stage). */
-    WS_FETCH_CAN_ONLY     = 1u << 4
+    WS_FETCH_CAN_ONLY     = 1u << 4,
+    /* A promise (warp schedulers, with WS_PURE_ORDER): `order` reads of the
+       warp views only `valid` and `age` (and slot/sched/uid), never a
+       stall or next-instruction field.  With one issue per cycle and no
+       on_event/may_issue, the core then looks at the warps whose stall may
+       have changed only in that order, until one issues, instead of at
+       all of them first. */
+    WS_ORDER_AGE_ONLY     = 1u << 5
 };
 
 /* ------------------------------------------------------------------ */

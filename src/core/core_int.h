@@ -229,6 +229,7 @@ typedef struct core_sched {
     bool     live;
     bool     held;        /* this cycle's refresh found nothing due */
     bool     last_ll;     /* the last cycle was a long-latency stall (altissue.c) */
+    uint32_t npend;       /* warps marked in sm->pend, not looked at yet (issue_lazy) */
 } core_sched;
 
 /* ------------------------------------------------------------------ */
@@ -259,6 +260,9 @@ struct core_sm {
        whether it holds a live warp (ew set, not finished) */
     uint64_t *recheck;            /* [nwarps] */
     uint8_t *alive;               /* [nwarps] */
+    /* [nwarps]: cycle + 1 while due and not looked at yet in that cycle
+       (issue_lazy; a stale cycle needs no clearing) */
+    uint64_t *pend;
     core_hum *hum;                /* [nwarps], by slot */
     /* hum.c: the slots whose last look (issue_refresh) found them waiting
        for the LSU with a global load next (bit set), bumped `gen` on each

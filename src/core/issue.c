@@ -248,14 +248,53 @@ static void issue_view_next(core_sm *sm, core_warp *w, ws_warp_view *v, bool on_
 }
 
 /*
+** Look at the live warp in `slot`, whose recheck is due: its stall, its
+** view, and when to look again (lowers *due and the SM's wake).
+*/
+static void issue_look(core_sm *sm, uint32_t slot, uint64_t cycle, uint64_t *due)
+{
+    core_warp *w = &sm->warps[slot];
+    ws_warp_view *v = &sm->view[slot];
+    uint64_t *recheck = &sm->recheck[slot];
+    uint64_t wake = CORE_NEVER;
+    v->valid = true;
+    v->stall = w->stall = issue_stall(sm, w, cycle, &wake);
+    bool lsu_wait = w->stall == WS_STALL_UNIT && w->ib_n
+                    && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
+    /* a wait for the busy LSU ends only when it frees (lsu_finish) or
+       the warp's parked request is taken (rq_accepted): both reset
+       recheck, so the warp is not looked at every cycle meanwhile */
+    w->lsu_wait = lsu_wait;
+    *recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
+    if (*recheck < *due) *due = *recheck;
+    core_hum_look(sm, w);
+    if (wake < sm->wake) sm->wake = wake;
+    issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
+    if (w->alt) {
+        if (v->waits_on_load && !w->alt->on) core_alt_try_enter(sm, w, w->wait_load, cycle);
+        /* an episode issues when its next instruction can: looked at every cycle */
+        if (w->alt->on) {
+            *recheck = *due = cycle + 1;
+            if (cycle + 1 < sm->wake) sm->wake = cycle + 1;
+        }
+    }
+    v->issued = w->issued;
+    v->pending_loads = w->pending_loads;
+    v->reexec_entries = w->reexec_n;
+    v->last_issue = w->last_issue;
+}
+
+/*
 ** Refresh the view of scheduler `s`; false when it has no live warp.
 ** A warp's stall is recomputed only when it may have changed: at the
 ** cycle its timed wait ends (`recheck`), or after an event that touched
 ** the warp (issue, fetch, load return, barrier release set recheck = 0;
 ** the LSU freeing does for the warps waiting for it).  Ready warps are
-** looked at every cycle.
+** looked at every cycle.  With `lazy` the due live warps are only marked
+** (`sm->pend`, their view valid) for issue_sched to look at in the
+** policy's order, as far as it gets.
 */
-static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
+static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle, bool lazy)
 {
     core_sched *sc = &sm->sched[s];
     sc->held = cycle < sc->due;
@@ -266,6 +305,7 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
     }
     bool any = false;
     uint64_t due = CORE_NEVER;
+    sc->npend = 0;
     for (uint32_t i = 0; i < sc->ncand; i++) {
         uint32_t slot = sc->cand[i];
         uint64_t *recheck = &sm->recheck[slot];
@@ -287,32 +327,13 @@ static bool issue_refresh(core_sm *sm, uint32_t s, uint64_t cycle)
             continue;
         }
         any = true;
-        uint64_t wake = CORE_NEVER;
-        v->valid = true;
-        v->stall = w->stall = issue_stall(sm, w, cycle, &wake);
-        bool lsu_wait = w->stall == WS_STALL_UNIT && w->ib_n
-                        && sm->ui[w->ib_pc[w->ib_head]].kind == CORE_K_MEM;
-        /* a wait for the busy LSU ends only when it frees (lsu_finish) or
-           the warp's parked request is taken (rq_accepted): both reset
-           recheck, so the warp is not looked at every cycle meanwhile */
-        w->lsu_wait = lsu_wait;
-        *recheck = w->stall == WS_STALL_NONE ? cycle + 1 : lsu_wait ? CORE_NEVER : wake;
-        if (*recheck < due) due = *recheck;
-        core_hum_look(sm, w);
-        if (wake < sm->wake) sm->wake = wake;
-        issue_view_next(sm, w, v, w->stall == WS_STALL_SCOREBOARD && wake == CORE_NEVER, cycle);
-        if (w->alt) {
-            if (v->waits_on_load && !w->alt->on) core_alt_try_enter(sm, w, w->wait_load, cycle);
-            /* an episode issues when its next instruction can: looked at every cycle */
-            if (w->alt->on) {
-                *recheck = due = cycle + 1;
-                if (cycle + 1 < sm->wake) sm->wake = cycle + 1;
-            }
+        if (lazy) {
+            v->valid = true;
+            sm->pend[slot] = cycle + 1;
+            sc->npend++;
+        } else {
+            issue_look(sm, slot, cycle, &due);
         }
-        v->issued = w->issued;
-        v->pending_loads = w->pending_loads;
-        v->reexec_entries = w->reexec_n;
-        v->last_issue = w->last_issue;
     }
     sc->due = due;
     sc->live = any;
@@ -374,11 +395,38 @@ static bool issue_all_wait_ll(const core_sm *sm, const core_sched *sc)
     return any;
 }
 
+/*
+** May the due warps be looked at lazily, in the policy's order and only
+** until one issues?  Exactly the eager outcome when the order reads only
+** the views' validity and age (WS_ORDER_AGE_ONLY, with WS_PURE_ORDER),
+** one warp issues per cycle (so every look happens before any issue, and
+** a failed issue changes nothing but a poke), no policy hook sees the
+** looks' events (on_event, may_issue) and there is no alternate stream.
+** The warps left unlooked are due again next cycle; what else reads their
+** stall reads it only in cycles in which nothing issued, when all are
+** looked at.
+*/
+static bool issue_lazy(const core_sm *sm)
+{
+    const ws_warp_sched_ops *wp = sm->wp;
+    return wp && (wp->needs & WS_PURE_ORDER) && (wp->needs & WS_ORDER_AGE_ONLY)
+        && !wp->may_issue && !wp->on_event && !sm->alts && sm->cfg->issue_width == 1;
+}
+
+/* The warps a lazy refresh marked and the issue loop did not reach: due
+   again next cycle, so the scheduler and the SM are not held or skipped. */
+static void issue_unlooked(core_sm *sm, core_sched *sc, uint64_t cycle)
+{
+    sc->npend = 0;      /* their marks name this cycle: stale from the next on */
+    if (cycle + 1 < sc->due) sc->due = cycle + 1;
+    if (cycle + 1 < sm->wake) sm->wake = cycle + 1;
+}
+
 static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
 {
     core_sched *sc = &sm->sched[s];
     gpu_kernel_stats *st = sm->st;
-    if (!issue_refresh(sm, s, cycle)) {
+    if (!issue_refresh(sm, s, cycle, issue_lazy(sm))) {
         sc->last_slot = GPU_SLOT_IDLE;
         sc->last_ll = false;
         st->slots[GPU_SLOT_IDLE]++;
@@ -412,6 +460,11 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         if (i >= sm->nwarps || sm->warps[i].sched != s) continue;
         ws_warp_view *wv = &sm->view[i];
         if (!wv->valid) continue;
+        if (sm->pend[i] == cycle + 1) {
+            sm->pend[i] = 0;
+            sc->npend--;
+            issue_look(sm, i, cycle, &sc->due);
+        }
         if (wv->stall != WS_STALL_NONE) {
             core_alt *a = sm->warps[i].alt;
             if (a && a->on && a->ch.priority == WS_ALT_EQUAL
@@ -440,6 +493,7 @@ static void issue_sched(core_sm *sm, uint32_t s, uint64_t cycle)
         wv->stall = WS_STALL_IBUFFER;   /* one instruction per warp per cycle */
         if (wp && wp->on_issue) wp->on_issue(sm->wst, &v, i);
     }
+    if (sc->npend) issue_unlooked(sm, sc, cycle);
     if (sm->alts && !issued && !ready && !sm->fault) issued = issue_alt(sm, n, sc->order, cycle);
     uint8_t slot = issued ? GPU_SLOT_ISSUED : mem_veto ? GPU_SLOT_MEM_VETO : issue_slot_of(first);
     sc->last_slot = slot;

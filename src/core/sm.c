@@ -42,6 +42,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->view = calloc(sm->nwarps, sizeof *sm->view);
     sm->recheck = calloc(sm->nwarps, sizeof *sm->recheck);
     sm->alive = calloc(sm->nwarps, sizeof *sm->alive);
+    sm->pend = calloc(sm->nwarps, sizeof *sm->pend);
     sm->hum = calloc(sm->nwarps, sizeof *sm->hum);
     sm->humc.cand = calloc((sm->nwarps + 63) / 64, sizeof *sm->humc.cand);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
@@ -59,7 +60,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         sm->rq_view = calloc(sm->rq_cap, sizeof *sm->rq_view);
         if (!sm->rq || !sm->rq_view) return -1;
     }
-    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->recheck || !sm->alive || !sm->hum || !sm->humc.cand
+    if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->recheck || !sm->alive || !sm->pend || !sm->hum || !sm->humc.cand
         || !sm->fview || !sm->loads || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
@@ -154,6 +155,7 @@ void core_sm_free(core_sm *sm)
     free(sm->view);
     free(sm->recheck);
     free(sm->alive);
+    free(sm->pend);
     free(sm->hum);
     free(sm->humc.cand);
     if (sm->fetch_st && sm->fetch_ops->destroy) sm->fetch_ops->destroy(sm->fetch_st);

@@ -50,5 +50,5 @@ const ws_warp_sched_ops ws_warp_sched_gto = {
     .order = gto_order,
     .on_issue = gto_on_issue,
     /* the order is a function of the views and of what on_issue last noted */
-    .needs = WS_PURE_ORDER,
+    .needs = WS_PURE_ORDER | WS_ORDER_AGE_ONLY,
 };

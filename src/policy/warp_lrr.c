@@ -64,5 +64,5 @@ const ws_warp_sched_ops ws_warp_sched_lrr = {
     .order = lrr_order,
     .on_issue = lrr_on_issue,
     /* the order is a function of the views and of what on_issue last noted */
-    .needs = WS_PURE_ORDER,
+    .needs = WS_PURE_ORDER | WS_ORDER_AGE_ONLY,
 };
