@@ -121,11 +121,12 @@ int sweep_collect_write(const sweep_opts *o, const sweep_exp *x, const sweep_poi
             snprintf(res[i].verdict, sizeof res[i].verdict, "no time series in %s", shared);
         }
         if (res[i].status == SWEEP_OK) continue;
-        failed += res[i].status != SWEEP_NOTRUN;
-        notrun += res[i].status == SWEEP_NOTRUN;
+        /* one line per failed point; those not done yet only counted */
+        if (res[i].status == SWEEP_NOTRUN) { notrun++; continue; }
+        failed++;
         sweep_point_label(x, &pts[i], label, sizeof label);
         fprintf(stderr, "sweep: %s %s: %s\n", sweep_status_names[res[i].status], label,
-                res[i].verdict[0] ? res[i].verdict : "no result yet");
+                res[i].verdict);
     }
     /* as the local sweep: tables first, figures from them */
     if (write_jsonl(o, x, pts, n, res) == 0 && sweep_write_csv(o->out_dir, x, pts, n, res) == 0
@@ -135,7 +136,7 @@ int sweep_collect_write(const sweep_opts *o, const sweep_exp *x, const sweep_poi
     }
     printf("sweep: %d point%s, %d ok, %d failed", n, n == 1 ? "" : "s", n - failed - notrun,
            failed);
-    if (notrun) printf(", %d not done", notrun);
+    if (notrun) printf(", %d not done yet", notrun);
     printf("; %s/results.csv\n", o->out_dir);
     return rc;
 }

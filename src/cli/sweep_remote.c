@@ -108,7 +108,7 @@ int sweep_remote_save(const sweep_opts *o, const sweep_remote *r, const sweep_ta
     char path[4200], tmp[4300];
     json_t *tasks = json_array();
     for (int k = 0; k < t->ntasks; k++) json_array_append_new(tasks, json_string(t->tasks[k]));
-    json_t *doc = json_pack("{s:s, s:s, s:s, s:s?, s:s?, s:s, s:o}", "backend", r->backend,
+    json_t *doc = json_pack("{s:s, s:s, s:s, s:s*, s:s*, s:s, s:o}", "backend", r->backend,
                             "experiment", r->exp_path, "shared_dir", r->shared_dir,
                             "bench_dir", r->bench_dir, "bin_dir", o->bin_dir, "job", t->job,
                             "tasks", tasks);
@@ -166,8 +166,11 @@ static void mark_one(const sweep_remote *r, const sweep_tasks *t, int k, sweep_r
     }
     res->status = strcmp(t->why[k], "TIMEOUT") == 0 ? SWEEP_TIMEOUT : SWEEP_CRASH;
     res->exit_status = -1;
-    snprintf(res->verdict, sizeof res->verdict, "%s ended%s%s without a result", who,
-             t->why[k][0] ? " " : "", t->why[k]);
+    if (t->why[k][0])
+        snprintf(res->verdict, sizeof res->verdict, "%s ended %s without a result", who,
+                 t->why[k]);
+    else
+        snprintf(res->verdict, sizeof res->verdict, "%s left the queue without a result", who);
 }
 
 void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, const sweep_exp *x,

@@ -151,7 +151,9 @@ int sweep_slurm_poll(sweep_tasks *t)
         int k = task_of(t, line);
         if (k >= 0) t->state[k] = strcmp(bar + 1, "PENDING") == 0 ? 'P' : 'R';
     }
-    final_states(t);
+    /* sacct and scontrol only while a gone task's end is unknown */
+    for (int k = 0; k < t->ntasks; k++)
+        if (t->state[k] == 'G' && !t->why[k][0]) { final_states(t); break; }
     return 0;
 }
 
