@@ -189,7 +189,7 @@ void sweep_slurm_follow(const sweep_remote *r, sweep_tasks *t, const sweep_point
             "sweep-collect` gathers it later)\n", t->job);
     while (live) {
         nap(wait);
-        wait = wait * 1.5 > 30 ? 30 : wait * 1.5;
+        wait = wait * 1.25 > 30 ? 30 : wait * 1.25;
         if (sweep_slurm_poll(t) != 0) {
             if (++fails < 5) continue;
             cli_error("sweep", "squeue fails: giving up following job %s", t->job);
