@@ -280,10 +280,6 @@ static const char *absolute(const char *path, char *buf, size_t len)
 /* Hand the sweep to Slurm or GNU parallel, its paths made absolute. */
 static int remote(sweep_cli *c, const sweep_exp *x, const bench_manifest *m)
 {
-    if (!realpath(c->file, c->r.exp_path)) {
-        cli_error("sweep", "%s: %s", c->file, strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
     if (!c->r.chunk) c->r.chunk = 1;
     c->r.shared_dir = absolute(c->r.shared_dir ? c->r.shared_dir : c->o.out_dir, c->shared,
                                sizeof c->shared);
@@ -307,8 +303,14 @@ int cli_cmd_sweep(int argc, char **argv)
     c.o.version = version;
     bench_manifest m;
     sweep_exp x;
+    /* a remote sweep loads the file by the absolute path its tasks use:
+       a point's hash covers its config files' resolved paths */
+    if (!local && !realpath(c.file, c.r.exp_path)) {
+        cli_error("sweep", "%s: %s", c.file, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
     if (bench_manifest_load(&m, c.bench_dir, "sweep")) return CLI_EXIT_USAGE;
-    if (sweep_load(&x, c.file, &m)) rc = CLI_EXIT_USAGE;
+    if (sweep_load(&x, local ? c.file : c.r.exp_path, &m)) rc = CLI_EXIT_USAGE;
     else {
         /* the programs' own configuration warnings go to their logs once */
         setenv("WARPSIM_CONFIG_WARNED", "1", 1);

@@ -326,8 +326,7 @@ int sweep_remote_load(const char *out, sweep_opts *o, sweep_remote *r, sweep_tas
                       void **doc);
 /* Points without a result: failed when their task is gone (timeout when
    Slurm says TIMEOUT), still not run when it is pending or running. */
-void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, const sweep_exp *x,
-                       const sweep_point *pts, int n, sweep_result *res);
+void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, int n, sweep_result *res);
 /* Quote `s` for a POSIX shell ('...', ' as '\'') into f (a FILE *). */
 void sweep_shell_quote(void *f, const char *s);
 /* Run argv (no shell), its stdout into buf (NUL-terminated, cut at len),

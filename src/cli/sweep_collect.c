@@ -168,7 +168,7 @@ static int collect_dir(const char *dir)
             if (t.job[0] && sweep_slurm_poll(&t) != 0)
                 cli_error("sweep-collect", "warning: squeue did not answer: the states of "
                           "job %s are unknown", t.job);
-            sweep_remote_mark(&r, &t, &x, pts, n, res);
+            sweep_remote_mark(&r, &t, n, res);
             rc = sweep_collect_write(&o, &x, pts, n, res, r.shared_dir);
         } else rc = CLI_EXIT_FAIL;
         for (int i = 0; res && i < n; i++) { json_decref(res[i].stats); json_decref(res[i].report); }

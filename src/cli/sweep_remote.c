@@ -173,11 +173,8 @@ static void mark_one(const sweep_remote *r, const sweep_tasks *t, int k, sweep_r
         snprintf(res->verdict, sizeof res->verdict, "%s left the queue without a result", who);
 }
 
-void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, const sweep_exp *x,
-                       const sweep_point *pts, int n, sweep_result *res)
+void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, int n, sweep_result *res)
 {
-    (void)x;
-    (void)pts;
     for (int k = 0; k < t->ntasks; k++)
         for (const char *s = t->tasks[k]; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
             int i = atoi(s);
@@ -263,7 +260,7 @@ static int dispatch(const sweep_opts *o, sweep_remote *r, const sweep_exp *x,
         return CLI_EXIT_FAIL;
     }
     sweep_collect_load(r->shared_dir, NULL, pts, n, res);
-    sweep_remote_mark(r, t, x, pts, n, res);
+    sweep_remote_mark(r, t, n, res);
     return sweep_collect_write(o, x, pts, n, res, r->shared_dir);
 }
 

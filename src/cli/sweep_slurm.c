@@ -117,12 +117,15 @@ static int task_of(const sweep_tasks *t, const char *id)
    scontrol (which knows a job until MinJobAge after it ends). */
 static void final_states(sweep_tasks *t)
 {
-    static char buf[1 << 20];
+    /* scontrol -o: about 1.5 KB a task */
+    size_t len = 2048 * (size_t)t->ntasks + 4096;
+    char *buf = malloc(len), *save = NULL;
+    if (!buf) return;
     char *sacct[] = {"sacct", "-n", "-P", "-X", "-j", t->job, "-o", "JobID,State", NULL};
     char *scontrol[] = {"scontrol", "-o", "show", "job", t->job, NULL};
-    bool acct = sweep_capture(sacct, buf, sizeof buf, true) == 0 && buf[0];
-    if (!acct && sweep_capture(scontrol, buf, sizeof buf, true) != 0) return;
-    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+    bool acct = sweep_capture(sacct, buf, len, true) == 0 && buf[0];
+    if (!acct && sweep_capture(scontrol, buf, len, true) != 0) { free(buf); return; }
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char id[96] = "", st[32] = "";
         if (acct) sscanf(line, "%95[^|]|%31[A-Z_]", id, st);
         else {
@@ -133,18 +136,21 @@ static void final_states(sweep_tasks *t)
         int k = task_of(t, id);
         if (k >= 0 && t->state[k] == 'G') snprintf(t->why[k], sizeof t->why[k], "%s", st);
     }
+    free(buf);
 }
 
 int sweep_slurm_poll(sweep_tasks *t)
 {
-    static char buf[1 << 20];
+    /* a line per array task: room for the largest arrays */
+    size_t len = 64 * (size_t)t->ntasks + 4096;
+    char *buf = malloc(len), *save = NULL;
     char *argv[] = {"squeue", "-h", "-r", "-j", t->job, "-o", "%i|%T", NULL};
-    int rc = sweep_capture(argv, buf, sizeof buf, true);
+    int rc = buf ? sweep_capture(argv, buf, len, true) : 127;
     /* a job purged from slurmctld's memory is an invalid id: gone too */
-    if (rc != 0 && rc != 1) return -1;
+    if (rc != 0 && rc != 1) { free(buf); return -1; }
     if (rc == 1) buf[0] = '\0';
     for (int k = 0; k < t->ntasks; k++) t->state[k] = 'G';
-    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+    for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *bar = strchr(line, '|');
         if (!bar) continue;
         *bar = '\0';
@@ -154,6 +160,7 @@ int sweep_slurm_poll(sweep_tasks *t)
     /* sacct and scontrol only while a gone task's end is unknown */
     for (int k = 0; k < t->ntasks; k++)
         if (t->state[k] == 'G' && !t->why[k][0]) { final_states(t); break; }
+    free(buf);
     return 0;
 }
 
