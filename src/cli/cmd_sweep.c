@@ -22,9 +22,9 @@
 static const char sweep_usage[] =
     "usage: warpsim sweep FILE.json [--jobs N] [--out DIR] [--resume] [--dry-run]\n"
     "                     [--figures-only] [--bench-dir DIR] [--bin-dir DIR]\n"
-    "                     [--backend local|slurm|parallel] [--chunk K] [--max-parallel N]\n"
-    "                     [--shared-dir DIR] [--partition P] [--account A] [--time T]\n"
-    "                     [--submit-only] [--hosts FILE]\n"
+    "                     [--backend local|slurm|parallel] [--chunk K]\n"
+    "                     [--max-parallel N] [--shared-dir DIR] [--partition P]\n"
+    "                     [--account A] [--time T] [--submit-only] [--hosts FILE]\n"
     "  Run every point of the experiment FILE (benchmark x size x config x seed,\n"
     "  in that order, the seed varying fastest; a config with \"benchmarks\"\n"
     "  runs only on those; docs/experiments.md) on the timing model, each\n"
@@ -110,8 +110,9 @@ static int check_backend(const sweep_cli *c)
     else if (!par && c->r.hosts) why = "hosts";
     if (why) {
         cli_error("sweep", "--%s is an option of --backend %s, not of --backend %s", why,
-                  strcmp(why, "hosts") == 0 ? "parallel" : c->slurm_opt == why ? "slurm"
-                  : "slurm|parallel", b);
+                  strcmp(why, "hosts") == 0 ? "parallel"
+                  : c->slurm_opt && strcmp(c->slurm_opt, why) == 0 ? "slurm" : "slurm|parallel",
+                  b);
         return CLI_EXIT_USAGE;
     }
     if (c->o.jobs && (slurm || par)) {

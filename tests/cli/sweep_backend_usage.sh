@@ -28,6 +28,8 @@ refused "--partition is an option of --backend slurm, not of --backend parallel"
   sweep "$tmp/e.json" --backend parallel --partition x --out "$tmp/o"
 refused "--chunk is an option of --backend slurm|parallel, not of --backend local" \
   sweep "$tmp/e.json" --chunk 2 --out "$tmp/o"
+refused "--time is an option of --backend slurm, not of --backend local" \
+  sweep "$tmp/e.json" --time 1:00 --out "$tmp/o"
 refused "--jobs is for --backend local" sweep "$tmp/e.json" --backend parallel --jobs 2 --out "$tmp/o"
 refused "--chunk '0': expected a number from 1 to 1000000" sweep "$tmp/e.json" --backend slurm --chunk 0
 # an empty PATH: no sbatch (warpsim by its full path)
