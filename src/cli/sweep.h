@@ -7,7 +7,9 @@
 ** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
 ** sweep_derived.c) and the figures drawn from those tables (sweep_fig.c,
 ** sweep_fig_spec.c; sweep_fig_stacked.c, sweep_fig_ts.c behind
-** sweep_fig.h) and from the runs' kept time series (DIR/runs/).
+** sweep_fig.h) and from the runs' kept time series (DIR/runs/); and the
+** same points run by Slurm or GNU parallel (sweep_remote.c, sweep_task.c,
+** sweep_slurm.c, sweep_parallel.c, sweep_collect.c; docs/cluster.md).
 */
 #ifndef WS_CLI_SWEEP_H
 #define WS_CLI_SWEEP_H
@@ -207,6 +209,7 @@ typedef struct sweep_result {
     void *stats;                /* json_t *: the statistics JSON, NULL when none */
     void *report;               /* json_t *: the timing report, NULL when none */
     bool reused;                /* taken from runs.jsonl (--resume) */
+    char version[128];          /* a remote task's simulator version; "" = this one's */
 } sweep_result;
 
 typedef struct sweep_opts {

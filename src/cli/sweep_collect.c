@@ -48,6 +48,8 @@ static bool take(json_t *o, const char *version, sweep_result *r)
     snprintf(r->verdict, sizeof r->verdict, "%s",
              json_string_value(json_object_get(o, "verdict")) ?: "");
     r->seconds = json_number_value(json_object_get(o, "wall_s"));
+    /* runs.jsonl keeps the version that ran the point, not the collector's */
+    snprintf(r->version, sizeof r->version, "%s", v);
     json_t *s = json_object_get(o, "stats"), *rep = json_object_get(o, "report");
     r->stats = json_is_null(s) ? NULL : json_incref(s);
     r->report = json_incref(rep);
@@ -102,8 +104,9 @@ static int write_jsonl(const sweep_opts *o, const sweep_exp *x, const sweep_poin
     }
     int rc = 0;
     for (int i = 0; i < n; i++)
-        if (res[i].status != SWEEP_NOTRUN && sweep_jsonl_write(f, x, &pts[i], &res[i],
-                                                               o->version))
+        if (res[i].status != SWEEP_NOTRUN
+            && sweep_jsonl_write(f, x, &pts[i], &res[i],
+                                 res[i].version[0] ? res[i].version : o->version))
             rc = -1;
     return fclose(f) || rc ? -1 : 0;
 }
