@@ -50,7 +50,12 @@ head -c 1024 /dev/urandom >"$r/munge.key"; chmod 600 "$r/munge.key"
 munged --socket="$r/munge.sock" --key-file="$r/munge.key" --pid-file="$r/munged.pid" \
   --log-file="$r/log/munged.log" --seed-file="$r/munge.seed" --force \
   || { echo "FAIL: munged did not start"; exit 1; }
-port=$((20000 + RANDOM % 40000))
+# two free ports next to each other (ss, when there, says which are taken)
+for _ in $(seq 20); do
+  port=$((20000 + RANDOM % 40000))
+  command -v ss >/dev/null || break
+  ss -Htan 2>/dev/null | grep -Eq ":($port|$((port + 1)))\b" || break
+done
 cat >"$r/slurm.conf" <<C
 ClusterName=wstest$$
 SlurmctldHost=localhost(127.0.0.1)
