@@ -170,7 +170,8 @@ static void mark_one(const sweep_remote *r, const sweep_tasks *t, int k, sweep_r
         snprintf(res->verdict, sizeof res->verdict, "%s ended %s without a result", who,
                  t->why[k]);
     else
-        snprintf(res->verdict, sizeof res->verdict, "%s left the queue without a result", who);
+        snprintf(res->verdict, sizeof res->verdict, "%s %s without a result", who,
+                 t->job[0] ? "left the queue" : "ended");
 }
 
 void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, int n, sweep_result *res)
