@@ -37,12 +37,14 @@ stop() {   # slurmd, slurmctld, munged, each by its pid file, then wait for them
 trap stop EXIT
 bad=0
 fail() { echo "FAIL: $*"; bad=1; }
-# LD_PRELOAD (the ASan runtime in the sanitizer build, for the benchmark
-# programs) reaches sbatch, squeue and, through sbatch's environment, the
-# job: those are not ours, and LeakSanitizer would fail them on their own
-# leaks at exit.  warpsim's leaks are checked by the local sweep tests.
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 run() { LD_PRELOAD="${WS_TEST_PRELOAD:-}" "$ws" "$@"; }
+# LD_PRELOAD (the ASan runtime in the sanitizer build, for the benchmark
+# programs) reaches sbatch, squeue, scontrol and, through sbatch's
+# environment, the job: those programs are not ours, and LeakSanitizer
+# would fail them on their own leaks at exit.  So the commands that run
+# them go without leak checks; run-point and sweep-collect are checked
+# for leaks by sweep_parallel.sh.
+remote() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" run "$@"; }
 
 # ---- the cluster ----
 r="$tmp/run"; mkdir -p "$r/state" "$r/spool" "$r/log"; chmod 700 "$r"
@@ -111,7 +113,7 @@ run sweep "$tmp/e.json" --out "$tmp/local" >/dev/null 2>"$tmp/local.err" \
   || { echo "FAIL: the local sweep failed: $(tail -5 "$tmp/local.err")"; exit 1; }
 
 # the whole experiment on Slurm: the same bytes
-run sweep "$tmp/e.json" --backend slurm --out "$tmp/s1" >"$tmp/s1.out" 2>"$tmp/s1.err"; rc=$?
+remote sweep "$tmp/e.json" --backend slurm --out "$tmp/s1" >"$tmp/s1.out" 2>"$tmp/s1.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--backend slurm exited $rc: $(tail -5 "$tmp/s1.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/s1/results.csv" || fail "results.csv differs from the local backend's"
 cmp -s "$tmp/local/derived.csv" "$tmp/s1/derived.csv" || fail "derived.csv differs from the local backend's"
@@ -122,7 +124,7 @@ grep -Eq '^sweep: job [0-9]+: 4/4 points done, 0 running, 0 pending, 0 failed$' 
   || fail "no progress line: $(cat "$tmp/s1.err")"
 
 # one task at a time; the last one cancelled while it waits: reported by point
-run sweep "$tmp/e.json" --backend slurm --max-parallel 1 --out "$tmp/s2" \
+remote sweep "$tmp/e.json" --backend slurm --max-parallel 1 --out "$tmp/s2" \
   >"$tmp/s2.out" 2>"$tmp/s2.err" &
 pid=$!
 for _ in $(seq 100); do [ -s "$tmp/s2/remote.json" ] && break; sleep 0.1; done
@@ -138,14 +140,14 @@ grep -Eq '^coulomb,tiny,gto,,[0-9a-f]{16},crash,-1,,,,$' "$tmp/s2/results.csv" \
   || fail "the cancelled point's row: $(cat "$tmp/s2/results.csv")"
 
 # --resume --submit-only: only that point; sweep-collect gives the local bytes
-run sweep "$tmp/e.json" --backend slurm --resume --submit-only --out "$tmp/s2" \
+remote sweep "$tmp/e.json" --backend slurm --resume --submit-only --out "$tmp/s2" \
   >"$tmp/s3.out" 2>"$tmp/s3.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--resume --submit-only exited $rc: $(cat "$tmp/s3.err")"
 grep -q '4 points, 1 to run (3 kept)' "$tmp/s3.err" || fail "--resume: $(cat "$tmp/s3.err")"
 grep -q '^#SBATCH --array=1-1$' "$tmp/s2/slurm/job.sh" || fail "--resume submitted more than one task"
 job=$(sed -n 's/^ *"job": "\([0-9]*\)".*/\1/p' "$tmp/s2/remote.json")
 for _ in $(seq 300); do [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break; sleep 0.1; done
-run sweep-collect "$tmp/s2" >"$tmp/c.out" 2>"$tmp/c.err"; rc=$?
+remote sweep-collect "$tmp/s2" >"$tmp/c.out" 2>"$tmp/c.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "sweep-collect exited $rc: $(cat "$tmp/c.err" "$tmp/c.out")"
 cmp -s "$tmp/local/results.csv" "$tmp/s2/results.csv" || fail "after --resume, results.csv differs from the local backend's"
 cmp -s "$tmp/local/derived.csv" "$tmp/s2/derived.csv" || fail "after --resume, derived.csv differs"
