@@ -164,19 +164,22 @@ int sweep_slurm_poll(sweep_tasks *t)
     return 0;
 }
 
-/* Points of each kind: [0] done, [1] running, [2] pending, [3] failed. */
+/* Points of each kind: [0] done, [1] running, [2] pending, [3] failed,
+   and [4] of the failed, those whose task Slurm says completed or does
+   not say how it ended (their record may yet show up). */
 static void count(const sweep_remote *r, const sweep_tasks *t, const sweep_point *pts, int n,
                   int *c)
 {
-    c[0] = c[1] = c[2] = c[3] = 0;
+    c[0] = c[1] = c[2] = c[3] = c[4] = 0;
     for (int k = 0; k < t->ntasks; k++)
         for (const char *s = t->tasks[k]; *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
             int i = atoi(s);
             char f[4200];
             if (i < 0 || i >= n) continue;
             sweep_point_file(r->shared_dir, pts[i].hash, f, sizeof f);
-            if (access(f, R_OK) == 0) c[0]++;
-            else c[t->state[k] == 'R' ? 1 : t->state[k] == 'P' ? 2 : 3]++;
+            if (access(f, R_OK) == 0) { c[0]++; continue; }
+            c[t->state[k] == 'R' ? 1 : t->state[k] == 'P' ? 2 : 3]++;
+            c[4] += t->state[k] == 'G' && (!t->why[k][0] || strcmp(t->why[k], "COMPLETED") == 0);
         }
 }
 
@@ -191,7 +194,7 @@ void sweep_slurm_follow(const sweep_remote *r, sweep_tasks *t, const sweep_point
     /* poll often at first (small sweeps, tests), then back off to 30 s so
        a long array does not load slurmctld */
     double wait = 0.5;
-    int c[4], last[4] = {-1, -1, -1, -1}, fails = 0, live = 1;
+    int c[5], last[4] = {-1, -1, -1, -1}, fails = 0, live = 1;
     fprintf(stderr, "sweep: following job %s (Ctrl-C leaves it running; `warpsim "
             "sweep-collect` gathers it later)\n", t->job);
     while (live) {
@@ -205,8 +208,8 @@ void sweep_slurm_follow(const sweep_remote *r, sweep_tasks *t, const sweep_point
         fails = live = 0;
         for (int k = 0; k < t->ntasks; k++) live += t->state[k] != 'G';
         count(r, t, pts, n, c);
-        if (memcmp(c, last, sizeof c) == 0) continue;
-        memcpy(last, c, sizeof c);
+        if (memcmp(c, last, sizeof last) == 0) continue;
+        memcpy(last, c, sizeof last);
         fprintf(stderr, "sweep: job %s: %d/%d points done, %d running, %d pending, %d failed\n",
                 t->job, c[0], c[0] + c[1] + c[2] + c[3], c[1], c[2], c[3]);
     }
@@ -214,7 +217,7 @@ void sweep_slurm_follow(const sweep_remote *r, sweep_tasks *t, const sweep_point
        network file system: look again before calling its point failed */
     for (int tries = 0; tries < 5; tries++) {
         count(r, t, pts, n, c);
-        if (!c[3]) break;
+        if (!c[4]) break;
         nap(1);
     }
 }
