@@ -6,9 +6,15 @@
 set -euo pipefail
 
 # python3: a few command-level tests read JSON reports with it;
-# gnuplot-nox: `warpsim correlate --plot` draws its scatter plot with it
+# gnuplot-nox: `warpsim correlate --plot` draws its scatter plot with it;
+# slurmctld, slurmd, slurm-client, munge: tests/cli/sweep_slurm.sh starts a
+# private single-node Slurm for `warpsim sweep --backend slurm` (it runs
+# nothing until the test starts it, with its own config, key and ports; on
+# a machine with systemd the packages' own munge service may start);
+# parallel: GNU parallel, for `warpsim sweep --backend parallel`
 packages=(build-essential cmake pkg-config libcmocka-dev libzstd-dev libjansson-dev
-          clang libclang-rt-14-dev python3 gnuplot-nox)
+          clang libclang-rt-14-dev python3 gnuplot-nox
+          slurmctld slurmd slurm-client munge parallel)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -39,6 +39,8 @@ int cli_cmd_timing_bench(int argc, char **argv); /* cmd_timing_bench.c */
 int cli_cmd_compare(int argc, char **argv);      /* cmd_compare.c */
 int cli_cmd_correlate(int argc, char **argv);    /* cmd_correlate.c */
 int cli_cmd_sweep(int argc, char **argv);        /* cmd_sweep.c */
+int cli_cmd_sweep_collect(int argc, char **argv);/* sweep_collect.c */
+int cli_cmd_run_point(int argc, char **argv);    /* sweep_task.c: hidden, a remote task */
 int cli_cmd_belady(int argc, char **argv);       /* cmd_belady.c */
 int cli_cmd_reproduce(int argc, char **argv);    /* cmd_reproduce.c */
 int cli_cmd_hints(int argc, char **argv);        /* cmd_hints.c */

@@ -43,6 +43,8 @@ static const cli_command commands[] = {
     {"sweep", cli_cmd_sweep,
      "FILE.json [--jobs N] [--out DIR] [--resume] [--dry-run]",
      "run an experiment file's matrix of runs into runs.jsonl and results.csv"},
+    {"sweep-collect", cli_cmd_sweep_collect, "DIR",
+     "gather a Slurm or GNU parallel sweep's results (after sweep --submit-only)"},
     {"belady", cli_cmd_belady, "FILE [--sets N] [--ways N] [--json]",
      "replay an L1D access trace (--set l1d_trace=FILE) with LRU and Belady-optimal replacement"},
     {"reproduce", cli_cmd_reproduce,
@@ -64,7 +66,7 @@ static void print_usage(FILE *out)
             "       warpsim COMMAND [ARGS...]     (warpsim COMMAND --help for details)\n\n"
             "commands:\n", WS_VERSION_STRING);
     for (const cli_command *c = commands; c->name; c++)
-        fprintf(out, "  %-12s %s\n", c->name, c->help);
+        fprintf(out, "  %-13s %s\n", c->name, c->help);
     fprintf(out, "\nexit status: 0 success, 1 failure (kernel fault, check FAIL), 2 usage or parse error\n");
 }
 
@@ -96,6 +98,9 @@ int main(int argc, char **argv)
     for (const cli_command *c = commands; c->name; c++)
         if (strcmp(c->name, cmd) == 0)
             return c->handler(argc - 1, argv + 1);
+    /* not in the table: what each task of a remote sweep runs, not a
+       command for people (sweep_task.c) */
+    if (strcmp(cmd, "run-point") == 0) return cli_cmd_run_point(argc - 1, argv + 1);
     if (cmd[0] == '-')
         fprintf(stderr, "warpsim: unknown option '%s' (valid: --help, --version, "
                 "--list-policies)\n", cmd);

@@ -7,7 +7,9 @@
 ** outputs: runs.jsonl, results.csv, derived.csv (sweep_out.c,
 ** sweep_derived.c) and the figures drawn from those tables (sweep_fig.c,
 ** sweep_fig_spec.c; sweep_fig_stacked.c, sweep_fig_ts.c behind
-** sweep_fig.h) and from the runs' kept time series (DIR/runs/).
+** sweep_fig.h) and from the runs' kept time series (DIR/runs/); and the
+** same points run by Slurm or GNU parallel (sweep_remote.c, sweep_task.c,
+** sweep_slurm.c, sweep_parallel.c, sweep_collect.c; docs/cluster.md).
 */
 #ifndef WS_CLI_SWEEP_H
 #define WS_CLI_SWEEP_H
@@ -207,6 +209,7 @@ typedef struct sweep_result {
     void *stats;                /* json_t *: the statistics JSON, NULL when none */
     void *report;               /* json_t *: the timing report, NULL when none */
     bool reused;                /* taken from runs.jsonl (--resume) */
+    char version[128];          /* a remote task's simulator version; "" = this one's */
 } sweep_result;
 
 typedef struct sweep_opts {
@@ -258,5 +261,102 @@ bool sweep_fig_setting(const sweep_config *c, const char *key, double *out);
 /* Draw every figure of `x` from DIR/results.csv and DIR/derived.csv into
    DIR/figures/. 0, or -1 (printed: gnuplot missing, a table unreadable). */
 int sweep_draw_figures(const char *dir, const sweep_exp *x);
+
+/* ---- sweep_task.c / sweep_collect.c / sweep_remote.c: sweeps run by a
+   cluster's engine (sweep_slurm.c, sweep_parallel.c; docs/cluster.md) ---- */
+
+/* The options of `--backend slurm|parallel`. */
+typedef struct sweep_remote {
+    const char *backend;        /* "slurm" or "parallel" */
+    const char *shared_dir;     /* where the tasks write (points/, logs/, runs/): the out dir
+                                   unless --shared-dir */
+    const char *partition, *account, *time;  /* slurm: #SBATCH lines; NULL = the site's default */
+    const char *hosts;          /* parallel: GNU parallel's --sshloginfile */
+    const char *bench_dir;      /* --bench-dir, passed on to every task */
+    char exp_path[4096];        /* the experiment file, absolute: tasks read it */
+    int max_parallel;           /* slurm: the array's %N; parallel: jobs per host; 0 = no limit */
+    int chunk;                  /* points per task (--chunk, default 1) */
+    bool submit_only;
+} sweep_remote;
+
+/* The tasks of one submission: task t (0-based; Slurm array index t + 1)
+   runs the points of tasks[t], comma-separated 0-based point indices
+   ("0,1,2"); state[t] and why[t] say how it stands. */
+typedef struct sweep_tasks {
+    char **tasks;
+    int ntasks;
+    char job[64];               /* the Slurm job id; "" = none */
+    char *state;                /* per task: 'P' pending, 'R' running, 'G' gone, '?' unknown */
+    char (*why)[32];            /* a gone task's end: its Slurm state ("CANCELLED",
+                                   "TIMEOUT"), "exit 1" from GNU parallel; "" = unknown */
+} sweep_tasks;
+void sweep_tasks_free(sweep_tasks *t);
+
+/* ---- sweep_task.c ---- */
+
+/* SHARED/points/HASH.json: where a task leaves a point's runs.jsonl record. */
+void sweep_point_file(const char *shared, uint64_t hash, char *buf, size_t len);
+/* Run points idx[0..nidx) as the local sweep does (o->out_dir = the shared
+   folder), each record written to its point file atomically. Returns how
+   many failed, or -1 when a folder or file could not be made. */
+int sweep_task_run(const sweep_opts *o, const sweep_exp *x, const struct bench_manifest *m,
+                   const sweep_point *pts, int n, const int *idx, int nidx);
+
+/* ---- sweep_collect.c ---- */
+
+/* Read the point files of `shared` into res[] (any status; with `version`
+   only successful records of that version, as --resume keeps them).
+   Returns how many were found. */
+int sweep_collect_load(const char *shared, const char *version, const sweep_point *pts, int n,
+                       sweep_result *res);
+/* runs.jsonl (in point order), results.csv, derived.csv and the figures of
+   a remote sweep into o->out_dir, time series copied from `shared`; prints
+   the summary and each point not ok. CLI_EXIT_OK or CLI_EXIT_FAIL. */
+int sweep_collect_write(const sweep_opts *o, const sweep_exp *x, const sweep_point *pts, int n,
+                        sweep_result *res, const char *shared);
+
+/* ---- sweep_remote.c ---- */
+
+/* The whole remote sweep of cmd_sweep.c: submit the points that need
+   running, follow them (unless r->submit_only), collect. */
+int sweep_remote_execute(const sweep_opts *o, sweep_remote *r, const sweep_exp *x,
+                         const struct bench_manifest *m);
+/* OUT/remote.json, what `warpsim sweep-collect OUT` reads back: the
+   options, the tasks and the job. 0 or -1 (printed). sweep_remote_load
+   fills o->bin_dir, *r and *t with strings owned by *doc (a json_t *). */
+int sweep_remote_save(const sweep_opts *o, const sweep_remote *r, const sweep_tasks *t);
+int sweep_remote_load(const char *out, sweep_opts *o, sweep_remote *r, sweep_tasks *t,
+                      void **doc);
+/* Points without a result: failed when their task is gone (timeout when
+   Slurm says TIMEOUT), still not run when it is pending or running. */
+void sweep_remote_mark(const sweep_remote *r, const sweep_tasks *t, int n, sweep_result *res);
+/* Quote `s` for a POSIX shell ('...', ' as '\'') into f (a FILE *). */
+void sweep_shell_quote(void *f, const char *s);
+/* Run argv (no shell), its stdout into buf (NUL-terminated, cut at len),
+   its stderr to ours unless `quiet`. The exit status, 127 when it could
+   not start. */
+int sweep_capture(char *const *argv, char *buf, size_t len, bool quiet);
+/* Is `prog` on PATH? */
+bool sweep_on_path(const char *prog);
+
+/* ---- sweep_slurm.c ---- */
+
+/* Write OUT/slurm/job.sh (one array task per task) and submit it with
+   sbatch; t->job set. 0, or -1 after a message. */
+int sweep_slurm_submit(const sweep_opts *o, const sweep_remote *r, const sweep_exp *x,
+                       sweep_tasks *t);
+/* Ask squeue for each task's state into t->state; for tasks gone, their
+   final Slurm state (sacct, else scontrol) into t->why. -1 when squeue
+   cannot be asked. */
+int sweep_slurm_poll(sweep_tasks *t);
+/* Poll until every task has left the queue, printing progress in points. */
+void sweep_slurm_follow(const sweep_remote *r, sweep_tasks *t, const sweep_point *pts, int n);
+
+/* ---- sweep_parallel.c ---- */
+
+/* Run the tasks with GNU parallel (r->hosts: its --sshloginfile; ":" the
+   local machine), its --joblog in OUT/parallel/joblog; each task's exit
+   into t->why. 0, or -1 when parallel could not run. */
+int sweep_parallel_run(const sweep_opts *o, const sweep_remote *r, sweep_tasks *t);
 
 #endif /* WS_CLI_SWEEP_H */
