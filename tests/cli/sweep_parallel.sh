@@ -34,10 +34,10 @@ cat >"$tmp/e.json" <<'J'
              {"name": "insns", "path": "total.warp_insns"}],
  "derived": [{"name": "speedup", "kind": "speedup", "of": "cycles", "baseline": "lrr"}]}
 J
-run sweep "$tmp/e.json" --out "$tmp/local" >/dev/null 2>"$tmp/local.err" \
+run sweep "$tmp/e.json" --bin-dir "$tmp/bin" --out "$tmp/local" >/dev/null 2>"$tmp/local.err" \
   || { echo "FAIL: the local sweep failed: $(tail -5 "$tmp/local.err")"; exit 1; }
 
-remote sweep "$tmp/e.json" --backend parallel --out "$tmp/p1" >"$tmp/p1.out" 2>"$tmp/p1.err"; rc=$?
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend parallel --out "$tmp/p1" >"$tmp/p1.out" 2>"$tmp/p1.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--backend parallel exited $rc: $(tail -5 "$tmp/p1.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/p1/results.csv" || fail "results.csv differs from the local backend's"
 cmp -s "$tmp/local/derived.csv" "$tmp/p1/derived.csv" || fail "derived.csv differs from the local backend's"
@@ -49,7 +49,7 @@ grep -q '^sweep: 4 points, 4 ok, 0 failed' "$tmp/p1.out" || fail "summary: $(cat
 run sweep-collect "$tmp/p1" >"$tmp/c.out" 2>"$tmp/c.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "sweep-collect exited $rc: $(cat "$tmp/c.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/p1/results.csv" || fail "sweep-collect changed results.csv"
-run run-point "$tmp/e.json" 1,0 --out "$tmp/rp" >/dev/null 2>"$tmp/rp.err"; rc=$?
+run run-point "$tmp/e.json" 1,0 --bin-dir "$tmp/bin" --out "$tmp/rp" >/dev/null 2>"$tmp/rp.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "run-point exited $rc: $(cat "$tmp/rp.err")"
 for h in $(awk -F, 'NR==2||NR==3{print $5}' "$tmp/local/results.csv"); do
   grep -q "\"hash\":\"$h\",\"status\":\"ok\"" "$tmp/rp/points/$h.json" 2>/dev/null \
@@ -58,7 +58,7 @@ done
 
 # through a login file (":" = this machine), 2 points per task
 echo ":" >"$tmp/hosts"
-remote sweep "$tmp/e.json" --backend parallel --hosts "$tmp/hosts" --max-parallel 2 --chunk 2 \
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend parallel --hosts "$tmp/hosts" --max-parallel 2 --chunk 2 \
   --out "$tmp/p2" >/dev/null 2>"$tmp/p2.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--hosts exited $rc: $(tail -5 "$tmp/p2.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/p2/results.csv" || fail "--hosts --chunk 2: results.csv differs"
@@ -66,10 +66,10 @@ cmp -s "$tmp/local/results.csv" "$tmp/p2/results.csv" || fail "--hosts --chunk 2
 
 # a failing point is named; --resume reruns only it
 sed 's/"warp_scheduler=gto"/"no_such_key=1"/' "$tmp/e.json" >"$tmp/f.json"
-remote sweep "$tmp/f.json" --backend parallel --out "$tmp/p3" >"$tmp/p3.out" 2>"$tmp/p3.err"; rc=$?
+remote sweep "$tmp/f.json" --bin-dir "$tmp/bin" --backend parallel --out "$tmp/p3" >"$tmp/p3.out" 2>"$tmp/p3.err"; rc=$?
 [ "$rc" -eq 1 ] || fail "failing points: exit $rc, want 1"
 grep -q '^sweep: error kmeans tiny gto: ' "$tmp/p3.err" || fail "the failed point is not named: $(cat "$tmp/p3.err")"
-remote sweep "$tmp/e.json" --backend parallel --resume --out "$tmp/p3" >/dev/null 2>"$tmp/p4.err"; rc=$?
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend parallel --resume --out "$tmp/p3" >/dev/null 2>"$tmp/p4.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--resume exited $rc: $(tail -5 "$tmp/p4.err")"
 grep -q '4 points, 2 to run (2 kept)' "$tmp/p4.err" || fail "--resume: $(head -1 "$tmp/p4.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/p3/results.csv" || fail "after --resume, results.csv differs"

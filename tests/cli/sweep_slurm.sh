@@ -109,11 +109,11 @@ cat >"$tmp/e.json" <<'J'
              {"name": "insns", "path": "total.warp_insns"}],
  "derived": [{"name": "speedup", "kind": "speedup", "of": "cycles", "baseline": "lrr"}]}
 J
-run sweep "$tmp/e.json" --out "$tmp/local" >/dev/null 2>"$tmp/local.err" \
+run sweep "$tmp/e.json" --bin-dir "$tmp/bin" --out "$tmp/local" >/dev/null 2>"$tmp/local.err" \
   || { echo "FAIL: the local sweep failed: $(tail -5 "$tmp/local.err")"; exit 1; }
 
 # the whole experiment on Slurm: the same bytes
-remote sweep "$tmp/e.json" --backend slurm --out "$tmp/s1" >"$tmp/s1.out" 2>"$tmp/s1.err"; rc=$?
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend slurm --out "$tmp/s1" >"$tmp/s1.out" 2>"$tmp/s1.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--backend slurm exited $rc: $(tail -5 "$tmp/s1.err")"
 cmp -s "$tmp/local/results.csv" "$tmp/s1/results.csv" || fail "results.csv differs from the local backend's"
 cmp -s "$tmp/local/derived.csv" "$tmp/s1/derived.csv" || fail "derived.csv differs from the local backend's"
@@ -124,7 +124,7 @@ grep -Eq '^sweep: job [0-9]+: 4/4 points done, 0 running, 0 pending, 0 failed$' 
   || fail "no progress line: $(cat "$tmp/s1.err")"
 
 # one task at a time; the last one cancelled while it waits: reported by point
-remote sweep "$tmp/e.json" --backend slurm --max-parallel 1 --out "$tmp/s2" \
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend slurm --max-parallel 1 --out "$tmp/s2" \
   >"$tmp/s2.out" 2>"$tmp/s2.err" &
 pid=$!
 for _ in $(seq 100); do [ -s "$tmp/s2/remote.json" ] && break; sleep 0.1; done
@@ -140,7 +140,7 @@ grep -Eq '^coulomb,tiny,gto,,[0-9a-f]{16},crash,-1,,,,$' "$tmp/s2/results.csv" \
   || fail "the cancelled point's row: $(cat "$tmp/s2/results.csv")"
 
 # --resume --submit-only: only that point; sweep-collect gives the local bytes
-remote sweep "$tmp/e.json" --backend slurm --resume --submit-only --out "$tmp/s2" \
+remote sweep "$tmp/e.json" --bin-dir "$tmp/bin" --backend slurm --resume --submit-only --out "$tmp/s2" \
   >"$tmp/s3.out" 2>"$tmp/s3.err"; rc=$?
 [ "$rc" -eq 0 ] || fail "--resume --submit-only exited $rc: $(cat "$tmp/s3.err")"
 grep -q '4 points, 1 to run (3 kept)' "$tmp/s3.err" || fail "--resume: $(cat "$tmp/s3.err")"
