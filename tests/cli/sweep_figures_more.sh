@@ -3,7 +3,7 @@
 # sweep`: an experiment of 2 tiny benchmarks x 3 configs (one with a bad
 # --set, so its runs fail) keeping each run's time series
 # ("timeseries": {"interval": 500}) draws an issue-slot breakdown (raw, normalised to 100 % and
-# relative to LRR's stack, normalize_to) and IPC / L1D MPKI over time.  Checked: PNG
+# relative to LRR's stack, normalize_to; a normalized metric with "over") and IPC / L1D MPKI over time.  Checked: PNG
 # signature, SVG parses as XML; stacked CSV = results.csv's numbers (or
 # their percentages), timeseries CSV = the values recomputed from
 # DIR/runs/HASH.ts.json; a failed run is empty cells, never a number;
@@ -32,6 +32,9 @@ cat >"$tmp/e.json" <<'J'
              {"name": "scoreboard", "path": "total.issue_slots.scoreboard"},
              {"name": "unit_busy", "path": "total.issue_slots.unit_busy"},
              {"name": "idle", "path": "total.issue_slots.idle"}],
+ "derived": [{"name": "issued_sum", "kind": "sum", "of": ["issued", "scoreboard"]},
+             {"name": "issued_of_lrr", "kind": "normalized", "of": "issued_sum", "over": "cycles",
+              "baseline": "lrr"}],
  "figures": [{"name": "slots", "kind": "stacked", "normalize": true, "title": "Issue slots",
               "components": ["issued", "scoreboard", "unit_busy", "idle"]},
              {"name": "slots_raw", "kind": "stacked", "components": ["issued", "scoreboard"]},
@@ -98,6 +101,15 @@ for b, c in order:
     s = float(base['issued']) + float(base['scoreboard'])
     want.append(f'{b},{c},' + ','.join('%.10g' % (float(r[k]) / s) for k in ('issued', 'scoreboard')))
 assert lines == want, ('slots_rel', lines, want)
+# normalized with "over" (of a per-point sum): this point's value / lrr's cycles
+der = {(r['metric'], r['benchmark'], r['config']): r['value'] for r in csv.DictReader(open(o + '/derived.csv'))}
+for b, c in order:
+    r, base = res[(b, c)], res[(b, 'lrr')]
+    got = der[('issued_of_lrr', b, c)]
+    if r['status'] != 'ok':
+        assert got == '', (b, c, got); continue
+    w = '%.10g' % ((float(r['issued']) + float(r['scoreboard'])) / float(base['cycles']))
+    assert got == w, (b, c, got, w)
 check('slots', ['issued', 'scoreboard', 'unit_busy', 'idle'], True)
 for l in open(o + '/figures/slots.csv').read().splitlines()[1:]:
     f = l.split(',')[2:]
@@ -209,6 +221,8 @@ badspec 'e["figures"][0]["normalize"] = "yes"' '$.figures[0].normalize: expected
 badspec 'e["figures"][0]["x"] = "warp_limit"' "\$.figures[0]: unknown key 'x' for a stacked figure"
 badspec 'e["figures"][2]["normalize_to"] = "swl"' "\$.figures[2].normalize_to: 'swl' is not a config of the experiment"
 badspec 'e["figures"][2]["normalize"] = True' '$.figures[2].normalize_to: takes no "normalize": true'
+badspec 'e["derived"][1]["kind"] = "speedup"; e["derived"][1]["of"] = "issued"' '$.derived[1].over: only a quotient or a normalized metric has'
+badspec 'e["derived"][1]["over"] = "nope"' '$.derived[1].over: expected a collected statistic or an earlier per-point metric'
 badspec 'e["figures"][3]["normalize_to"] = "lrr"' "\$.figures[3]: unknown key 'normalize_to' for a timeseries figure"
 badspec 'del e["timeseries"]' '$.figures[3].kind: a timeseries figure needs the experiment to keep time series'
 badspec 'e["figures"][3]["series"] = "flops"' '$.figures[3].series: expected one of ipc,'
