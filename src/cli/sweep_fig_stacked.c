@@ -4,9 +4,10 @@
 ** .scoreboard, ... .idle) drawn as one stack per benchmark x config of the
 ** experiment's first size (several seeds averaged), grouped by benchmark
 ** when there are several configs, optionally as percentages of each
-** stack's sum or of one config's stack sum (`normalize_to`: Mascar's
-** Fig. 14, each bar relative to the baseline's total).  NAME.csv holds exactly the numbers drawn: one row per stack,
-** one column per component.
+** stack's sum or as fractions of one config's stack sum (`normalize_to`:
+** Mascar's Fig. 14, each bar relative to the baseline's total).  NAME.csv
+** holds exactly the numbers drawn: one row per stack, one column per
+** component.
 */
 #include "cli.h"
 #include "sweep_fig.h"
