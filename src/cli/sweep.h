@@ -66,7 +66,8 @@ typedef struct sweep_derived {
     int kind;                   /* SWEEP_D_* */
     const char *of;             /* speedup/ratio: a stat; means: a stat or derived;
                                    quotient: the numerator; sum: the first term */
-    const char *over;           /* quotient: the denominator (a stat or per-point metric) */
+    const char *over;           /* quotient: the denominator (a stat or per-point metric);
+                                   normalized: the baseline's metric that divides (NULL: of) */
     double scale;               /* quotient: of / over * scale (default 1) */
     const char *terms[SWEEP_MAX_SETS];  /* sum: of + terms[] */
     int nterms;
@@ -111,6 +112,8 @@ typedef struct sweep_figure {
     const char *comp[SWEEP_FIG_MAX_COMP];   /* stacked: collected statistics, bottom up */
     int ncomp;
     bool normalize;             /* stacked: each stack as percentages of its sum */
+    int normalize_to;           /* stacked: config whose stack sum (same benchmark)
+                                   divides every stack, as Mascar's Fig. 14; -1 none */
     int series;                 /* timeseries: SWEEP_TS_* */
     /* series SWEEP_TS_POLICY: policy.pol[0] per interval, divided by
        policy.pol[1]'s when that is not empty */

@@ -243,10 +243,13 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
     /* a mean may average a best (Best-SWL's harmonic mean), a best not */
     bool of_ok = od >= 0 && (SWEEP_D_PER_POINT(x->derived[od].kind)
                              || (mean && x->derived[od].kind == SWEEP_D_BEST));
-    if (!d->of || (find_stat(x, d->of) < 0 && (per_point || !of_ok)))
+    /* a normalized metric may normalize an earlier per-point one (a sum) */
+    bool pp_ok = d->kind == SWEEP_D_RATIO && od >= 0 && SWEEP_D_PER_POINT(x->derived[od].kind);
+    if (!d->of || (find_stat(x, d->of) < 0 && (per_point ? !pp_ok : !of_ok)))
         return cli_error("sweep", "%s: %s.of: expected a collected statistic%s", x->path, p,
-                         per_point ? "" : mean ? " or an earlier per-point or best metric"
-                                           : " or an earlier per-point metric"), -1;
+                         d->kind == SWEEP_D_RATIO ? " or an earlier per-point metric"
+                         : per_point ? "" : mean ? " or an earlier per-point or best metric"
+                                     : " or an earlier per-point metric"), -1;
     if (d->kind != SWEEP_D_BEST && json_object_get(v, "at"))
         return cli_error("sweep", "%s: %s.at: only a best has 'at'", x->path, p), -1;
     if ((d->kind == SWEEP_D_BEST) != !!json_object_get(v, "configs"))
@@ -267,6 +270,14 @@ static int load_one_derived(sweep_exp *x, json_t *v, int i)
     }
     if (per_point) {
         int c = 0;
+        /* normalized's "over": the baseline twin's value of another metric
+           divides (Mascar Fig. 14: a component over the baseline's total) */
+        d->over = json_string_value(json_object_get(v, "over"));
+        if (json_object_get(v, "over") && (d->kind != SWEEP_D_RATIO || !operand_ok(x, d->over, i)))
+            return cli_error("sweep", "%s: %s.over: %s", x->path, p, d->kind != SWEEP_D_RATIO
+                             ? "only a quotient or a normalized metric has 'over'"
+                             : "expected a collected statistic or an earlier per-point metric"),
+                   -1;
         while (d->baseline && c < x->nconfigs && strcmp(x->configs[c].name, d->baseline)) c++;
         if (!d->baseline || c == x->nconfigs)
             return cli_error("sweep", "%s: %s.baseline: expected the name of a config",
@@ -349,9 +360,11 @@ static void per_point(FILE *f, const sweep_exp *x, const sweep_point *pts, int n
         for (b = 0; b < n; b++)
             if (pts[b].bench == p->bench && pts[b].size == p->size && pts[b].seed == p->seed
                 && strcmp(x->configs[pts[b].config].name, d->baseline) == 0) break;
-        double v = value(x, res, dv, d->of, i), base = b < n ? value(x, res, dv, d->of, b) : NAN;
+        const char *bm = d->over ? d->over : d->of;
+        double v = value(x, res, dv, d->of, i), base = b < n ? value(x, res, dv, bm, b) : NAN;
         double r = d->kind == SWEEP_D_RATIO || d->higher_is_better ? v / base : base / v;
-        dv[k][i] = (v > 0 || v < 0) && (base > 0 || base < 0) ? r : NAN;
+        /* with "over" a zero part of the baseline's total is a value */
+        dv[k][i] = (v > 0 || v < 0 || (d->over && v == 0)) && (base > 0 || base < 0) ? r : NAN;
         put_key(f, x, d->name, x->benches[p->bench].name, p->size, x->configs[p->config].name,
                 p->seed);
         fprintf(f, isfinite(dv[k][i]) ? "%.10g,\n" : ",\n", dv[k][i]);

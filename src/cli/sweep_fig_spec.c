@@ -106,6 +106,16 @@ static int load_components(const sweep_exp *x, int i, json_t *o, sweep_figure *f
     json_t *nz = json_object_get(o, "normalize");
     if (nz && !json_is_boolean(nz)) return bad(x, i, "normalize", "expected true or false");
     f->normalize = json_is_true(nz);
+    /* normalize_to: a config of the experiment; its stack's sum is 1 */
+    const char *nt = json_string_value(json_object_get(o, "normalize_to"));
+    f->normalize_to = -1;
+    if (!nt) return 0;
+    if (f->normalize)
+        return bad(x, i, "normalize_to", "takes no \"normalize\": true (one normalization)");
+    for (int c = 0; c < x->nconfigs; c++)
+        if (strcmp(x->configs[c].name, nt) == 0) f->normalize_to = c;
+    if (f->normalize_to < 0)
+        return bad(x, i, "normalize_to", "'%s' is not a config of the experiment", nt);
     return 0;
 }
 
@@ -342,7 +352,7 @@ static const char *const kind_names[] = {"bars", "lines", "stacked", "timeseries
 static const char *const kind_keys[4] = {
     "name, kind, metric, mean, title, ylabel, baseline, configs, benchmarks",
     "name, kind, metric, x, title, ylabel, baseline, configs, benchmarks",
-    "name, kind, components, normalize, title, ylabel, configs, benchmarks",
+    "name, kind, components, normalize, normalize_to, title, ylabel, configs, benchmarks",
     "name, kind, series, points, title, ylabel, baseline, configs, benchmarks",
 };
 

@@ -4,8 +4,10 @@
 ** .scoreboard, ... .idle) drawn as one stack per benchmark x config of the
 ** experiment's first size (several seeds averaged), grouped by benchmark
 ** when there are several configs, optionally as percentages of each
-** stack's sum.  NAME.csv holds exactly the numbers drawn: one row per stack,
-** one column per component.
+** stack's sum or as fractions of one config's stack sum (`normalize_to`:
+** Mascar's Fig. 14, each bar relative to the baseline's total).  NAME.csv
+** holds exactly the numbers drawn: one row per stack, one column per
+** component.
 */
 #include "cli.h"
 #include "sweep_fig.h"
@@ -14,29 +16,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One stack's row: its components as the table writes them, or as
-   percentages of their sum (10 significant digits); every cell empty
-   when a component is missing or the sum is not positive, as a failed run
-   is never a number. */
-static void stack_row(FILE *o, const fig_table *t, const sweep_figure *g, const char *bench,
-                      const char *size, const char *config)
+/* The components of one stack (text as the table writes them, and
+   values) and their sum; false when one is missing or not a number. */
+static bool stack_vals(const fig_table *t, const sweep_figure *g, const char *bench,
+                       const char *size, const char *config, char buf[][64],
+                       const char **text, double *v, double *sum)
 {
-    char buf[SWEEP_FIG_MAX_COMP][64];
-    const char *text[SWEEP_FIG_MAX_COMP];
-    double v[SWEEP_FIG_MAX_COMP], sum = 0;
     bool ok = true;
+    *sum = 0;
     for (int k = 0; k < g->ncomp; k++) {
         char *end;
         text[k] = sweep_fig_cell(t, g->comp[k], bench, size, config, buf[k], sizeof buf[k]);
         v[k] = strtod(text[k], &end);
         ok &= end != text[k] && !*end && isfinite(v[k]);
-        sum += v[k];
+        *sum += v[k];
     }
-    if (g->normalize && !(sum > 0)) ok = false;
+    return ok;
+}
+
+/* One stack's row: its components as the table writes them, as
+   percentages of their sum (`normalize`) or as fractions of the
+   `normalize_to` config's stack sum for the same benchmark (10
+   significant digits); every cell empty when a component is missing or
+   the sum divided by is not positive, as a failed run is never a number. */
+static void stack_row(FILE *o, const fig_table *t, const sweep_exp *x, const sweep_figure *g,
+                      const char *bench, const char *size, const char *config)
+{
+    char buf[SWEEP_FIG_MAX_COMP][64];
+    const char *text[SWEEP_FIG_MAX_COMP];
+    double v[SWEEP_FIG_MAX_COMP], sum, div = 0;
+    bool ok = stack_vals(t, g, bench, size, config, buf, text, v, &sum);
+    if (g->normalize) div = sum;
+    if (g->normalize_to >= 0) {
+        char bbuf[SWEEP_FIG_MAX_COMP][64];
+        const char *btext[SWEEP_FIG_MAX_COMP];
+        double bv[SWEEP_FIG_MAX_COMP];
+        ok &= stack_vals(t, g, bench, size, x->configs[g->normalize_to].name, bbuf, btext, bv,
+                         &div);
+    }
+    bool scaled = g->normalize || g->normalize_to >= 0;
+    if (scaled && !(div > 0)) ok = false;
     fprintf(o, "%s,%s", bench, config);
     for (int k = 0; k < g->ncomp; k++) {
         if (!ok) fputc(',', o);
-        else if (g->normalize) fprintf(o, ",%.10g", 100.0 * v[k] / sum);
+        else if (g->normalize) fprintf(o, ",%.10g", 100.0 * v[k] / div);
+        else if (scaled) fprintf(o, ",%.10g", v[k] / div);
         else fprintf(o, ",%s", text[k]);
     }
     fputc('\n', o);
@@ -53,7 +77,7 @@ int sweep_fig_stacked_csv(FILE *o, const fig_table *t, const sweep_exp *x,
     for (int b = 0; b < x->nbenches; b++)
         for (int k = 0; k < g->nsel && sweep_fig_draws(g, b); k++)
             if (sweep_runs(x, g->sel[k], b)) {
-                stack_row(o, t, g, x->benches[b].name, size, x->configs[g->sel[k]].name);
+                stack_row(o, t, x, g, x->benches[b].name, size, x->configs[g->sel[k]].name);
                 rows++;
             }
     return rows;
@@ -121,7 +145,10 @@ void sweep_fig_stacked_script(FILE *o, const sweep_exp *x, const sweep_figure *g
             longest = strlen(x->configs[g->sel[k]].name);
     double drop = 1.0, margin = 4.5 + (turn ? 0.6 * (double)longest : 0.0);
     snprintf(csv, sizeof csv, "%s.csv", stem);
-    sweep_fig_gp_head(o, g, g->normalize ? "% of the stack" : "count");
+    char ylab[128];
+    if (g->normalize_to >= 0)
+        snprintf(ylab, sizeof ylab, "fraction of %s's total", x->configs[g->normalize_to].name);
+    sweep_fig_gp_head(o, g, g->normalize ? "% of the stack" : g->normalize_to >= 0 ? ylab : "count");
     /* the header line is the components' names, for every plot clause */
     fprintf(o, "set key outside right top vertical autotitle columnhead\n"
                "set style data histograms\nset style histogram rowstacked gap 1\n"

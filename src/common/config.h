@@ -84,6 +84,15 @@ enum {
 /* execution unit kinds */
 enum { GPU_UNIT_SP = 0, GPU_UNIT_SFU, GPU_UNIT_DP, GPU_UNIT_INT, GPU_UNIT_LDST, GPU_UNIT_COUNT };
 
+/* the energy model's parameters (common/energy.def; gpu/energy.h) */
+enum {
+#define EN(id, key, unit, part, what) ENERGY_P_##id,
+#include "energy.def"
+#undef EN
+    ENERGY_NPARAM
+};
+#define ENERGY_NDYN ENERGY_P_LEAK_SM   /* dynamic parameters come first */
+
 typedef struct gpu_config {
     char     preset[GPU_NAME_MAX];      /* name of the preset it started from */
 
@@ -218,6 +227,11 @@ typedef struct gpu_config {
                                                  barrier completing = hang; 0 = none */
     uint64_t timeseries_interval;             /* 0 = off */
     bool     skip_idle_cycles;
+
+    /* energy model (gpu/energy.c): the technology table the values come
+       from, and each value overriding it (-1 = the table's) */
+    char     energy_tech[GPU_NAME_MAX];
+    double   energy[ENERGY_NPARAM];
 
     /* Not a parameter (not set by keys, not dumped): the policy registry
        names are resolved in, with any loaded plug-ins; set by whoever owns

@@ -99,6 +99,14 @@ typedef struct gpu_kernel_stats {
        line had an MSHR from another SM within the window) */
     uint64_t dup_mshr_allocs, dup_mshr_dups;
     uint64_t shmem_accesses, shmem_conflict_cycles;
+    /* events only the energy model (gpu/energy.c) reads: warp
+       instructions fetched into a buffer, register-file accesses of one
+       lane (source / destination register operands x lanes executed), and
+       lanes executed per pipe kind (GPU_UNIT_*, then branches/barriers) */
+#define GPU_STATS_PIPES 6            /* = GPU_UNIT_COUNT + 1 */
+    uint64_t fetched_insns;
+    uint64_t rf_reads, rf_writes;
+    uint64_t pipe_lanes[GPU_STATS_PIPES];
     uint64_t gmem_transactions;      /* global/local transactions after coalescing */
     gpu_cache_stats l1d, l1c, l1t;
     /* l1d_belady: the kernel's L1D access stream replayed with instant
@@ -205,6 +213,7 @@ typedef struct gpu_kernel_stats {
            dram_any_bank_busy_cycles, row-buffer hit rate = row_hits /
            (row_hits + row_misses + row_conflicts) */
         uint64_t dram_reads, dram_writes, dram_bytes;
+        uint64_t dram_rd_bytes;         /* of dram_bytes, those of reads */
         uint64_t dram_row_hits, dram_row_misses, dram_row_conflicts;
         uint64_t dram_activates, dram_precharges, dram_col_cmds;
         uint64_t dram_bank_busy_sum, dram_any_bank_busy_cycles, dram_bus_busy_cycles;

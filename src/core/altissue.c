@@ -250,6 +250,7 @@ bool core_alt_issue(core_sm *sm, core_warp *w, uint64_t cycle)
         return false;
     }
     if (rc) { sm->fault = true; return true; }
+    core_issue_count_energy(sm, &x, info.mask);
     alt_dispatch(sm, w, &x, e->pc, &info, cycle);
     core_alt_rcu *r = &a->rcu[(a->rcu_head + a->rcu_n++) % WS_ALT_MAX];
     *r = (core_alt_rcu){ .pc = e->pc, .reg = e->reg, .hidden = e->hidden,

@@ -425,6 +425,8 @@ void core_issue_tick(core_sm *sm, uint64_t cycle);
 bool core_issue_unit_free(core_sm *sm, const core_uinfo *ui, uint64_t cycle, uint64_t *wake);
 /* Take them for `ui` issued by `w`; the cycle its result is readable. */
 uint64_t core_issue_claim(core_sm *sm, const core_warp *w, const core_uinfo *ui, uint64_t cycle);
+/* the energy model's events of an executed instruction (issue.c) */
+void core_issue_count_energy(core_sm *sm, const core_uinfo *ui, uint32_t mask);
 
 /* altissue.c: the alternate issue stream (see its header) */
 int  core_alt_init(core_sm *sm);

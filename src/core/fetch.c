@@ -164,6 +164,7 @@ static void fetch_put(core_sm *sm, core_warp *w, uint32_t pc, uint64_t cycle)
     w->ib_n++;
     sm->iq_used++;
     w->fetched++;
+    sm->st->fetched_insns++;
     if (core_uinfo_devmem(ui)) {
         w->ib_mem++;
         w->fetched_dev++;

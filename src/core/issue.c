@@ -50,6 +50,28 @@ uint64_t core_issue_claim(core_sm *sm, const core_warp *w, const core_uinfo *ui,
     return core_opc_issue(sm, w, ui, cycle);
 }
 
+_Static_assert(GPU_STATS_PIPES == GPU_UNIT_COUNT + 1, "stats.h: one pipe count per unit kind");
+
+/*
+** Count the energy model's events of one executed instruction `ui` with
+** lanes `mask` (stats.h): its lanes on its pipe kind (memory instructions
+** on the LD/ST unit, branches and barriers on none) and its register-file
+** accesses, one per register operand and lane; predicate operands are not
+** counted [I]: they live in a small predicate file, not the register file.
+*/
+void core_issue_count_energy(core_sm *sm, const core_uinfo *ui, uint32_t mask)
+{
+    uint64_t lanes = (uint64_t)__builtin_popcount(mask);
+    uint64_t nr = 0, nw = 0;
+    for (uint32_t i = 0; i < ui->nsrc; i++) nr += !(ui->src[i] & CORE_PRED_BIT);
+    for (uint32_t i = 0; i < ui->ndst; i++) nw += !(ui->dst[i] & CORE_PRED_BIT);
+    uint32_t pipe = ui->kind == CORE_K_MEM ? GPU_UNIT_LDST
+                  : ui->unit != CORE_UNIT_NONE ? ui->unit : GPU_UNIT_COUNT;
+    sm->st->pipe_lanes[pipe] += lanes;
+    sm->st->rf_reads += nr * lanes;
+    sm->st->rf_writes += nw * lanes;
+}
+
 /* Why warp `w` cannot issue at `cycle` (WS_STALL_NONE: it can). */
 static uint8_t issue_stall(core_sm *sm, core_warp *w, uint64_t cycle, uint64_t *wake)
 {
@@ -169,6 +191,7 @@ static bool issue_one(core_sm *sm, core_warp *w, uint64_t cycle)
         sm->fault = true;
         return true;
     }
+    if (!copy) core_issue_count_energy(sm, ui, info.mask);
     w->issued++;
     w->last_issue = cycle;
     core_warp_poke(sm, w);

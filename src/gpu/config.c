@@ -6,6 +6,7 @@
 ** The defaults are the gtx480 machine (Mascar spec §3, Table I + [G]).
 */
 #include "config_int.h"
+#include "energy.h"
 #include "ffwd.h"
 #include "hint.h"
 #include "mem/addrmap.h"
@@ -422,6 +423,16 @@ static const cfg_param params[] = {
         "sample the time series every this many cycles; 0 = off"),
     BOOL("skip_idle_cycles", skip_idle_cycles, "true",
          "jump over cycles in which nothing can change (results are identical)"),
+
+    /* energy model (gpu/energy.c, docs/energy.md): a technology table and
+       each of its values as a key of its own (common/energy.def) */
+    STR("energy_tech", energy_tech, "40nm",
+        "technology table of the energy model (docs/energy.md): 40nm"),
+#define EN(id, k, u, part, what)                                                         \
+    DBL("energy." k, energy[ENERGY_P_##id], "-1", u, -1, 1e12,                           \
+        "energy model: " what "; -1 = the energy_tech table's value"),
+#include "../common/energy.def"
+#undef EN
 };
 
 #define NPARAMS (sizeof params / sizeof params[0])
@@ -1012,6 +1023,8 @@ int gpu_config_check(const gpu_config *c, char *err, size_t errlen)
         return -1;
     }
     if (check_memsys(c, err, errlen)) return -1;
+    energy_table et;
+    if (energy_table_resolve(c, &et, err, errlen)) return -1;
     char e[400];
     if (gpu_ffwd_check(c->timing_from, c->timing_kernels, c->timing_every, err, errlen))
         return -1;

@@ -7,6 +7,7 @@
 ** them, gpu_ipc, L1D_...); warpsim's own count stays thread_insns.
 */
 #include "report.h"
+#include "energy.h"
 #include <inttypes.h>
 #include <string.h>
 
@@ -62,6 +63,13 @@ static void put_f(rep *r, const char *name, double v)
 {
     member(r, name);
     fprintf(r->out, "%.6f%s", v, r->json ? "" : "\n");
+}
+
+/* energies and powers: 7 significant digits whatever their scale */
+static void put_e(rep *r, const char *name, double v)
+{
+    member(r, name);
+    fprintf(r->out, "%.6e%s", v, r->json ? "" : "\n");
 }
 
 static void put_s(rep *r, const char *name, const char *v)
@@ -428,6 +436,30 @@ static void hals_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k
     put_f(r, "dup_mshr_pct", 100.0 * ratio(k->dup_mshr_dups, k->dup_mshr_allocs));
 }
 
+/*
+** The energy model (gpu/energy.c, docs/energy.md): total, dynamic and
+** static (energy_leak_j: every unit's static power, DRAM background
+** included) energy, average power over the simulated time, and one
+** energy_<part>_j per part of the breakdown.  Nothing when the table does
+** not resolve (the configuration check refuses such a machine first).
+*/
+static void energy_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k)
+{
+    energy_breakdown b;
+    if (energy_of_kernel(cfg, k, &b)) return;
+    put_s(r, "energy_tech", cfg->energy_tech);
+    put_e(r, "energy_j", b.total_j);
+    put_e(r, "avg_power_w", b.avg_power_w);
+    put_e(r, "energy_dynamic_j", b.dynamic_j);
+    put_e(r, "energy_static_j", b.static_j);
+    put_e(r, "energy_leak_j", b.static_j);
+    char n[64];
+    for (int q = 0; q < ENERGY_NPART; q++) {
+        snprintf(n, sizeof n, "energy_%s_j", energy_part_name(q));
+        put_e(r, n, b.part_j[q]);
+    }
+}
+
 /* Counters shared by a launch and the totals; `tot` picks the
    gpu_tot_* names GPGPU-Sim uses for totals. */
 static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats *k, bool tot)
@@ -476,6 +508,7 @@ static void counter_fields(rep *r, const gpu_config *cfg, const gpu_kernel_stats
           ratio(k->active_warps_sum, k->cycles * (uint64_t)gpu_config_n_sm(cfg)));
     put_u64(r, "skipped_cycles", k->skipped_cycles);
     activity_fields(r, cfg, k);
+    energy_fields(r, cfg, k);
     policy_fields(r, k);
     memsys_fields(r, cfg, k);
 }
@@ -498,6 +531,7 @@ void gpu_report_gpgpusim_json(FILE *out, const gpu_config *cfg, const gpu_kernel
     lsu_admission_fields(&r, k);
     alt_fields(&r, cfg, k);
     hals_fields(&r, cfg, k);
+    energy_fields(&r, cfg, k);
     policy_fields(&r, k);
     memsys_fields(&r, cfg, k);
 }
@@ -579,6 +613,7 @@ static void mem_accumulate(gpu_mem_stats *d, const gpu_mem_stats *m)
     d->dram_reads += m->dram_reads;
     d->dram_writes += m->dram_writes;
     d->dram_bytes += m->dram_bytes;
+    d->dram_rd_bytes += m->dram_rd_bytes;
     d->dram_row_hits += m->dram_row_hits;
     d->dram_row_misses += m->dram_row_misses;
     d->dram_row_conflicts += m->dram_row_conflicts;
@@ -630,6 +665,10 @@ void gpu_stats_accumulate(gpu_kernel_stats *s, const gpu_kernel_stats *k)
     s->dup_mshr_dups += k->dup_mshr_dups;
     s->shmem_accesses += k->shmem_accesses;
     s->shmem_conflict_cycles += k->shmem_conflict_cycles;
+    s->fetched_insns += k->fetched_insns;
+    s->rf_reads += k->rf_reads;
+    s->rf_writes += k->rf_writes;
+    for (int i = 0; i < GPU_STATS_PIPES; i++) s->pipe_lanes[i] += k->pipe_lanes[i];
     s->gmem_transactions += k->gmem_transactions;
     cache_accumulate(&s->l1d, &k->l1d);
     s->l1d_replay_accesses += k->l1d_replay_accesses;

@@ -352,9 +352,10 @@ bool mem_dram_pop(mem_dram *d, uint64_t dram_cycle, mem_req *out)
         return false;
     dram_done *e = &d->fifo[d->fhead];
     *out = e->r;
-    if (e->r.kind == MEM_READ)
+    if (e->r.kind == MEM_READ) {
         d->st.reads++;
-    else
+        d->st.rd_bytes += e->r.bytes;
+    } else
         d->st.writes++;
     d->st.bytes += e->r.bytes;
     if (!e->prefetch)       /* averaged over demand requests (queue_lat_count) */

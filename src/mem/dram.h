@@ -41,6 +41,7 @@ typedef struct mem_dram_stats {
     uint64_t reads, writes;           /* requests completed (popped or ready),
                                          prefetch reads included */
     uint64_t bytes;                   /* payload bytes of completed requests */
+    uint64_t rd_bytes;                /* of them, of reads */
     uint64_t row_hits;                /* served from the open row */
     uint64_t row_misses;              /* bank closed: activate first */
     uint64_t row_conflicts;           /* another row open: precharge + activate */

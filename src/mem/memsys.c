@@ -659,6 +659,7 @@ void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *o)
     o->dram_reads = sum.reads;
     o->dram_writes = sum.writes;
     o->dram_bytes = sum.bytes;
+    o->dram_rd_bytes = sum.rd_bytes;
     o->dram_row_hits = sum.row_hits;
     o->dram_row_misses = sum.row_misses;
     o->dram_row_conflicts = sum.row_conflicts;

@@ -2,8 +2,8 @@
 # sweep_figures_more.sh -- the stacked and timeseries figures of `warpsim
 # sweep`: an experiment of 2 tiny benchmarks x 3 configs (one with a bad
 # --set, so its runs fail) keeping each run's time series
-# ("timeseries": {"interval": 500}) draws an issue-slot breakdown (raw and
-# normalised to 100 %) and IPC / L1D MPKI over time.  Checked: PNG
+# ("timeseries": {"interval": 500}) draws an issue-slot breakdown (raw, normalised to 100 % and
+# relative to LRR's stack, normalize_to; a normalized metric with "over") and IPC / L1D MPKI over time.  Checked: PNG
 # signature, SVG parses as XML; stacked CSV = results.csv's numbers (or
 # their percentages), timeseries CSV = the values recomputed from
 # DIR/runs/HASH.ts.json; a failed run is empty cells, never a number;
@@ -32,9 +32,14 @@ cat >"$tmp/e.json" <<'J'
              {"name": "scoreboard", "path": "total.issue_slots.scoreboard"},
              {"name": "unit_busy", "path": "total.issue_slots.unit_busy"},
              {"name": "idle", "path": "total.issue_slots.idle"}],
+ "derived": [{"name": "issued_sum", "kind": "sum", "of": ["issued", "scoreboard"]},
+             {"name": "issued_of_lrr", "kind": "normalized", "of": "issued_sum", "over": "cycles",
+              "baseline": "lrr"}],
  "figures": [{"name": "slots", "kind": "stacked", "normalize": true, "title": "Issue slots",
               "components": ["issued", "scoreboard", "unit_busy", "idle"]},
              {"name": "slots_raw", "kind": "stacked", "components": ["issued", "scoreboard"]},
+             {"name": "slots_rel", "kind": "stacked", "components": ["issued", "scoreboard"],
+              "normalize_to": "lrr"},
              {"name": "ipc_t", "kind": "timeseries", "series": "ipc", "title": "IPC over time"},
              {"name": "mpki", "kind": "timeseries", "series": "l1d_mpki",
               "points": [{"benchmark": "kmeans", "config": "gto"},
@@ -47,7 +52,7 @@ run "$tmp/e.json" --jobs 2 --out "$o" >"$tmp/out" 2>"$tmp/err"; rc=$?
 # the bad config's 2 runs fail: exit 1, the figures still drawn
 [ "$rc" -eq 1 ] || fail "sweep exited $rc, want 1 (2 failed runs): $(tail -5 "$tmp/err")"
 grep -q '4 ok, 2 failed' "$tmp/out" || fail "want 4 ok, 2 failed: $(cat "$tmp/out")"
-for f in slots slots_raw ipc_t mpki l1mr; do
+for f in slots slots_raw slots_rel ipc_t mpki l1mr; do
   for e in png svg csv gp; do [ -s "$o/figures/$f.$e" ] || fail "no $o/figures/$f.$e"; done
   [ "$(head -c 8 "$o/figures/$f.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
     || fail "$f.png lacks the PNG signature"
@@ -86,6 +91,25 @@ def check(name, comps, norm):
         want.append(f'{b},{c},' + ','.join(v))
     assert lines == want, (name, lines, want)
 check('slots_raw', ['issued', 'scoreboard'], False)
+# normalize_to lrr: fractions of lrr's stack sum of the same benchmark
+lines = open(f'{o}/figures/slots_rel.csv').read().splitlines()
+want = ['benchmark,config,issued,scoreboard']
+for b, c in order:
+    r, base = res[(b, c)], res[(b, 'lrr')]
+    if r['status'] != 'ok':
+        want.append(f'{b},{c},,'); continue
+    s = float(base['issued']) + float(base['scoreboard'])
+    want.append(f'{b},{c},' + ','.join('%.10g' % (float(r[k]) / s) for k in ('issued', 'scoreboard')))
+assert lines == want, ('slots_rel', lines, want)
+# normalized with "over" (of a per-point sum): this point's value / lrr's cycles
+der = {(r['metric'], r['benchmark'], r['config']): r['value'] for r in csv.DictReader(open(o + '/derived.csv'))}
+for b, c in order:
+    r, base = res[(b, c)], res[(b, 'lrr')]
+    got = der[('issued_of_lrr', b, c)]
+    if r['status'] != 'ok':
+        assert got == '', (b, c, got); continue
+    w = '%.10g' % ((float(r['issued']) + float(r['scoreboard'])) / float(base['cycles']))
+    assert got == w, (b, c, got, w)
 check('slots', ['issued', 'scoreboard', 'unit_busy', 'idle'], True)
 for l in open(o + '/figures/slots.csv').read().splitlines()[1:]:
     f = l.split(',')[2:]
@@ -195,11 +219,16 @@ badspec 'e["figures"][1]["components"][1] = "nope"' \
 badspec 'e["figures"][1]["components"] = []' '$.figures[1].components: expected an array of 1 to 16'
 badspec 'e["figures"][0]["normalize"] = "yes"' '$.figures[0].normalize: expected true or false'
 badspec 'e["figures"][0]["x"] = "warp_limit"' "\$.figures[0]: unknown key 'x' for a stacked figure"
-badspec 'del e["timeseries"]' '$.figures[2].kind: a timeseries figure needs the experiment to keep time series'
-badspec 'e["figures"][2]["series"] = "flops"' '$.figures[2].series: expected one of ipc,'
-badspec 'e["figures"][3]["points"][0]["benchmark"] = "bfs"' "\$.figures[3].points[0]: benchmark 'bfs' is not in"
-badspec 'e["figures"][3]["points"][1]["config"] = "swl"' "\$.figures[3].points[1]: config 'swl' is not in"
-badspec 'e["figures"][3]["points"][1]["size"] = "small"' '$.figures[3].points[1]: size is not one of $.sizes'
+badspec 'e["figures"][2]["normalize_to"] = "swl"' "\$.figures[2].normalize_to: 'swl' is not a config of the experiment"
+badspec 'e["figures"][2]["normalize"] = True' '$.figures[2].normalize_to: takes no "normalize": true'
+badspec 'e["derived"][1]["kind"] = "speedup"; e["derived"][1]["of"] = "issued"' '$.derived[1].over: only a quotient or a normalized metric has'
+badspec 'e["derived"][1]["over"] = "nope"' '$.derived[1].over: expected a collected statistic or an earlier per-point metric'
+badspec 'e["figures"][3]["normalize_to"] = "lrr"' "\$.figures[3]: unknown key 'normalize_to' for a timeseries figure"
+badspec 'del e["timeseries"]' '$.figures[3].kind: a timeseries figure needs the experiment to keep time series'
+badspec 'e["figures"][3]["series"] = "flops"' '$.figures[3].series: expected one of ipc,'
+badspec 'e["figures"][4]["points"][0]["benchmark"] = "bfs"' "\$.figures[4].points[0]: benchmark 'bfs' is not in"
+badspec 'e["figures"][4]["points"][1]["config"] = "swl"' "\$.figures[4].points[1]: config 'swl' is not in"
+badspec 'e["figures"][4]["points"][1]["size"] = "small"' '$.figures[4].points[1]: size is not one of $.sizes'
 badspec 'e["timeseries"] = {"interval": 0}' '$.timeseries.interval: expected a number of cycles'
 badspec 'e["timeseries"] = {"every": 5}' "\$.timeseries: unknown key 'every'"
 exit $bad
