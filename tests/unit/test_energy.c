@@ -202,7 +202,7 @@ static void test_report_fields(void **state)
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
-        gpu_report(f, &c, &k, 1, json);
+        gpu_report(f, &c, &k, 1, NULL, json);
         fclose(f);
         char want[128];
         snprintf(want, sizeof want, json ? "\"energy_j\": %.6e" : "energy_j = %.6e", b.total_j);
