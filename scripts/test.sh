@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh -- build warpsim and run every test twice: a normal build in
 # build/ and an AddressSanitizer+UBSan build in build-asan/ (which leaves
-# out the three longest timing snapshots, see asan_skip, and runs each
+# out the three longest timing snapshots and the policy-identity and Slurm
+# tests, see asan_skip, and runs each
 # benchmark's timing test under 4 of its 9 settings: run_bench.sh
 # dram-sample).  Installs
 # missing packages first (scripts/bootstrap.sh).  A ThreadSanitizer build
@@ -49,7 +50,16 @@ run_tsan() {
 # alone); they run the same schedulers and memory system as the other
 # snapshot tests, only longer, and the normal build still compares all of
 # them with their snapshots.
-asan_skip='^bench_dram_(mrigridding|transpose|mummer)$'
+#
+# The same holds for the policy-identity tests (two configurations of one
+# policy must give equal statistics: mascar_invariants, fetch_dram_equiv,
+# owl_single_group, ccws_gto_identity, owl_prefetch_identity; 340 s under
+# the sanitizers): the normal build checks the equalities, and the
+# sanitizer build still runs every one of those policies on the benchmark
+# programs (dram-sample's rotation). And the Slurm test (49 s) spends its
+# time in Slurm's daemons; its code runs sanitized in sweep_parallel's
+# run-point and sweep-collect.
+asan_skip='^(bench_dram_(mrigridding|transpose|mummer)|cli_(mascar_invariants|fetch_dram_equiv|owl_single_group|ccws_gto_identity|owl_prefetch_identity|sweep_slurm))$'
 run_suite normal build ''
 run_suite asan build-asan "$asan_skip" -DWS_SANITIZE=ON
 run_tsan
