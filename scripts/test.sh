@@ -47,7 +47,7 @@ run_tsan() {
 
 # Under the sanitizers the timing-model snapshots of mrigridding, transpose
 # and mummer take 350 s of the 20-minute budget (200 s for mrigridding
-# alone); they run the same schedulers and memory system as the other
+# alone), reduction and lud another 50 s; they run the same schedulers and memory system as the other
 # snapshot tests, only longer, and the normal build still compares all of
 # them with their snapshots.
 #
@@ -59,7 +59,7 @@ run_tsan() {
 # programs (dram-sample's rotation). And the Slurm test (49 s) spends its
 # time in Slurm's daemons; its code runs sanitized in sweep_parallel's
 # run-point and sweep-collect.
-asan_skip='^(bench_dram_(mrigridding|transpose|mummer)|cli_(mascar_invariants|fetch_dram_equiv|owl_single_group|ccws_gto_identity|owl_prefetch_identity|sweep_slurm))$'
+asan_skip='^(bench_dram_(mrigridding|transpose|mummer|reduction|lud)|cli_(mascar_invariants|fetch_dram_equiv|owl_single_group|ccws_gto_identity|owl_prefetch_identity|sweep_slurm))$'
 run_suite normal build ''
 run_suite asan build-asan "$asan_skip" -DWS_SANITIZE=ON
 run_tsan
