@@ -219,9 +219,10 @@ static uint64_t icnt_avail(const mem_icnt *n, uint64_t cycle)
 /*
 ** icnt_pick for at most 64 outputs: the same packet, counts and order,
 ** but the outputs already found blocked are a bit mask in a register and
-** the free ones another (`*avail`, kept current as packets cross), so a
-** long queue is walked touching only its packets, and the walk stops as
-** soon as no output it has not seen blocked could take anything.
+** the free ones another (`avail`: icnt_match clears an output's bit when a
+** packet takes it), so a long queue is walked touching only its packets,
+** and the walk stops as soon as no output it has not seen blocked could
+** take anything.
 */
 static uint32_t icnt_pick_fast(mem_icnt *n, icnt_in *in, uint64_t avail, uint32_t *prev)
 {
