@@ -227,6 +227,7 @@ typedef struct gpu_config {
                                                  barrier completing = hang; 0 = none */
     uint64_t timeseries_interval;             /* 0 = off */
     bool     skip_idle_cycles;
+    uint32_t threads;                         /* host threads ticking the SMs (gpu/par.c) */
 
     /* energy model (gpu/energy.c): the technology table the values come
        from, and each value overriding it (-1 = the table's) */

@@ -423,6 +423,9 @@ static const cfg_param params[] = {
         "sample the time series every this many cycles; 0 = off"),
     BOOL("skip_idle_cycles", skip_idle_cycles, "true",
          "jump over cycles in which nothing can change (results are identical)"),
+    U32("threads", threads, "1", "threads", 1, 256,
+        "host threads ticking the SMs (docs/parallel-timing.md); statistics are "
+        "byte-identical for every value"),
 
     /* energy model (gpu/energy.c, docs/energy.md): a technology table and
        each of its values as a key of its own (common/energy.def) */
