@@ -6,7 +6,8 @@
 # benchmark's timing test under 4 of its 9 settings: run_bench.sh
 # dram-sample).  Installs
 # missing packages first (scripts/bootstrap.sh).  A ThreadSanitizer build
-# in build-tsan/ runs the CUDA host-threads test only.  Exits non-zero if any
+# in build-tsan/ runs the CUDA host-threads test and four benchmarks on
+# the timing model with threads=2.  Exits non-zero if any
 # configure, build or test step fails.  Usage: bash scripts/test.sh
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,6 +44,20 @@ run_tsan() {
   if ! ctest --test-dir "$dir" -R '^cuda_threads_default$' --output-on-failure; then
     failed+=("tsan:tests")
   fi
+  # the parallel timing model (docs/parallel-timing.md): SMs ticked on two
+  # threads share nothing unguarded, on programs with global and shared
+  # atomics, a cross-SM race and divergent loads (the normal build ran
+  # them, so their programs are built)
+  local n bin=build/tests/bench/bin
+  for n in histogram gcmark bfs kmeans; do
+    echo "==== tsan: $n, threads=2 ===="
+    if [ ! -x "$bin/$n" ]; then failed+=("tsan:$n(not built)"); continue; fi
+    if ! LD_PRELOAD="$(gcc -print-file-name=libtsan.so)" TSAN_OPTIONS=exitcode=66 \
+         "$dir/warpsim" exec --timing --config gtx480 --set threads=2 --quiet \
+         --lib-dir "$dir/lib" -- "$bin/$n" --size tiny; then
+      failed+=("tsan:$n")
+    fi
+  done
 }
 
 # Under the sanitizers the timing-model snapshots of mrigridding, transpose

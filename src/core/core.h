@@ -79,6 +79,8 @@ uint64_t core_sm_wake(const core_sm *sm);         /* earliest timed change, CORE
 uint64_t core_sm_last_progress(const core_sm *sm);/* last issue or load return */
 void core_sm_set_last_progress(core_sm *sm, uint64_t cycle);
 bool core_sm_faulted(const core_sm *sm);
+/* A fault found outside the SM's tick (its deferred writes, gpu/smpar.c). */
+void core_sm_set_fault(core_sm *sm);
 /* A CTA finished since the last call (the dispatcher may place more). */
 bool core_sm_take_cta_freed(core_sm *sm);
 uint32_t core_sm_live_warps(const core_sm *sm);

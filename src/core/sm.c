@@ -658,6 +658,7 @@ uint64_t core_sm_wake(const core_sm *sm) { return sm->wake; }
 uint64_t core_sm_last_progress(const core_sm *sm) { return sm->last_progress; }
 void core_sm_set_last_progress(core_sm *sm, uint64_t cycle) { sm->last_progress = cycle; }
 bool core_sm_faulted(const core_sm *sm) { return sm->fault; }
+void core_sm_set_fault(core_sm *sm) { sm->fault = true; }
 uint32_t core_sm_live_warps(const core_sm *sm) { return sm->live_warps; }
 uint32_t core_sm_live_ctas(const core_sm *sm) { return sm->live_ctas; }
 uint32_t core_sm_slots(const core_sm *sm) { return sm->nwarps; }

@@ -108,7 +108,7 @@ int emu_cta_barrier_poll(emu_cta *cta)
         cta->bar_expected[id] = 0;
         cta->bar_red[id] = 0;
     }
-    if (released) cta->warps[0].launch->idle_insns = 0;   /* progress */
+    if (released) emu_progress(cta->warps[0].launch);
     return released;
 }
 
@@ -182,6 +182,23 @@ void emu_launch_count_warp(emu_launch *l, const emu_warp *w)
     if (n == 0) return;   /* never ran (a fault stopped the CTA first) */
     if (l->warp_insns_min == 0 || n < l->warp_insns_min) l->warp_insns_min = n;
     if (n > l->warp_insns_max) l->warp_insns_max = n;
+}
+
+void emu_launch_merge_counts(emu_launch *dst, emu_launch *src)
+{
+    dst->warp_insns += src->warp_insns;
+    dst->thread_insns += src->thread_insns;
+    dst->mem_insns += src->mem_insns;
+    dst->bar_insns += src->bar_insns;
+    dst->warp_insns_sq += src->warp_insns_sq;
+    dst->reg_hash += src->reg_hash;
+    if (src->warp_insns_min && (!dst->warp_insns_min || src->warp_insns_min < dst->warp_insns_min))
+        dst->warp_insns_min = src->warp_insns_min;
+    if (src->warp_insns_max > dst->warp_insns_max) dst->warp_insns_max = src->warp_insns_max;
+    src->warp_insns = src->thread_insns = src->mem_insns = src->bar_insns = 0;
+    src->warp_insns_sq = 0.0;
+    src->reg_hash = 0;
+    src->warp_insns_min = src->warp_insns_max = 0;
 }
 
 /* splitmix64's finaliser: every input bit moves every output bit */

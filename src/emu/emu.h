@@ -95,6 +95,11 @@ void emu_mem_read(emu_mem *m, uint64_t addr, void *dst, uint64_t n);
    creates a page (never-written memory reads from a shared zero page). */
 uint8_t *emu_mem_span(emu_mem *m, uint64_t addr, uint64_t n);
 const uint8_t *emu_mem_peek(emu_mem *m, uint64_t addr, uint64_t n);
+/* While frozen, reads (peek, read, valid, mapped, describe) write nothing,
+   not even their one-entry caches, so threads may read at once; the
+   parallel timing model freezes memory while its SMs tick (gpu/smpar.c),
+   and nothing writes memory then (writes go to each SM's emu_wlog). */
+void emu_mem_freeze(emu_mem *m, bool frozen);
 /* Describe the allocation nearest to `addr` into buf (for fault messages);
    returns 1 when `addr` is inside a freed allocation (use after free). */
 int emu_mem_describe(emu_mem *m, uint64_t addr, char *buf, size_t len);
@@ -112,6 +117,39 @@ emu_oob_log *emu_oob_new(void);
 void emu_oob_free(emu_oob_log *g);
 /* Write one warning per site to `out`; returns the number of sites. */
 uint32_t emu_oob_report(const emu_oob_log *g, FILE *out);
+/* Move `src`'s sites into `dst` (counts added; new sites appended in
+   `src`'s order) and empty `src`: per-SM logs joined in a fixed order. */
+void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src);
+
+/* ------------------------------------------------------------------ */
+/* Deferred global writes (wlog.c)                                     */
+/* ------------------------------------------------------------------ */
+
+/* With a log in its launch (emu_launch.wlog), a warp's global stores and
+   atomics do not write memory: each lane's access is recorded, with the
+   bytes a store writes or the operands of an atomic, and emu_wlog_apply
+   writes them later, in order.  An atomic returns the value memory held
+   when it executed; apply redoes it on the value memory holds then and
+   corrects the destination register where the two differ. */
+typedef struct emu_wlog emu_wlog;
+struct emu_warp;
+
+emu_wlog *emu_wlog_new(void);
+void emu_wlog_free(emu_wlog *g);
+bool emu_wlog_empty(const emu_wlog *g);
+/* Room for the `n` (<= 32) bytes lane `lane` of warp `w` writes at `addr`
+   by `u`: prefilled from memory when `prefill` (an atomic reads them);
+   valid until the next put.  NULL: host out of memory. */
+uint8_t *emu_wlog_put(emu_wlog *g, emu_mem *m, struct emu_warp *w, const ptx_uop *u,
+                      int lane, uint64_t addr, uint32_t n, bool prefill);
+/* Is `p` the room the last put returned? */
+bool emu_wlog_is_last(const emu_wlog *g, const uint8_t *p);
+/* The last put is atomic `u` on `old` with operands b, c, its result
+   going to register slot `dst` of the whole register stack (-1: none). */
+void emu_wlog_atom(emu_wlog *g, uint64_t old, uint64_t b, uint64_t c, int64_t dst);
+/* Write the log to memory in order and empty it; -1 after a fault (host
+   out of memory for a page), reported on the access's warp. */
+int emu_wlog_apply(emu_wlog *g, emu_mem *m);
 
 /* ------------------------------------------------------------------ */
 /* Launch, CTA and warp state                                          */
@@ -204,6 +242,12 @@ typedef struct emu_launch {
        with EMU_FAULT_INTERRUPT at the next check. */
     uint64_t progress_limit;
     uint64_t idle_insns;
+    bool progressed;          /* set with every reset of idle_insns (emu_progress) */
+    bool printed;             /* device printf wrote to `out` */
+    /* NULL: global stores and atomics write memory at once; else they are
+       logged here and applied later (the parallel timing model's per-SM
+       launches, gpu/smpar.c) */
+    struct emu_wlog *wlog;
     const volatile sig_atomic_t *interrupt;
     /* CTAs the functional runner keeps in flight and interleaves (what
        the simulated machine holds at once); 0 = 1 */
@@ -411,6 +455,9 @@ int emu_cta_run(emu_cta *cta);
    lengths).  Called once per warp when its CTA finishes, by cta.c's
    runner and by the timing model. */
 void emu_launch_count_warp(emu_launch *l, const emu_warp *w);
+/* Add the warp counters of `src` (a per-SM copy of the launch) to `dst`'s
+   and zero them in `src`. */
+void emu_launch_merge_counts(emu_launch *dst, emu_launch *src);
 /* A hash of warp `w`'s kernel-frame registers and predicates (every lane,
    live or not) and its place in the grid. */
 uint64_t emu_warp_reg_hash(const emu_warp *w);
@@ -516,6 +563,13 @@ static inline uint32_t emu_guard_mask(const emu_warp *w, const ptx_uop *u, uint3
 {
     if (u->guard >= 0) mask &= u->guard_neg ? ~w->p[u->guard] : w->p[u->guard];
     return mask;
+}
+
+/* The launch made progress: a warp finished or a barrier completed. */
+static inline void emu_progress(emu_launch *l)
+{
+    l->idle_insns = 0;
+    l->progressed = true;
 }
 
 /* Count `u` as executed by the lanes of `mask` (one warp instruction). */

@@ -39,6 +39,10 @@ EMU_HANDLER(setp); EMU_HANDLER(set); EMU_HANDLER(selp); EMU_HANDLER(slct);
 /* exec_mem.c: memory */
 EMU_HANDLER(ld); EMU_HANDLER(ldu); EMU_HANDLER(st); EMU_HANDLER(cvta);
 EMU_HANDLER(isspacep); EMU_HANDLER(prefetch); EMU_HANDLER(atom); EMU_HANDLER(red);
+/* The new memory value of atomic op `op` (ptx_atom_op) of type `t`, `n`
+   bytes, on `old` with operands b, c; false for a combination PTX lacks. */
+bool emu_atom_value(int op, ptx_type t, uint32_t n, uint64_t old, uint64_t b, uint64_t c,
+                    uint64_t *out);
 /* exec_tex.c: textures and surfaces */
 EMU_HANDLER(tex); EMU_HANDLER(tld4); EMU_HANDLER(txq); EMU_HANDLER(suld); EMU_HANDLER(sust);
 /* exec_ctrl.c: control flow and synchronisation */

@@ -90,9 +90,15 @@ static uint8_t *mem_ptr(emu_warp *w, const ptx_uop *u, int lane, int space, uint
             snprintf(what, sizeof what, "global %s", acc_names[acc]);
             return emu_oob_access(w, u, lane, addr, n, what, write);
         }
-        /* loads read never-written memory without making a page */
-        uint8_t *p = write ? emu_mem_span(l->gmem, addr, n)
-                           : (uint8_t *)(uintptr_t)emu_mem_peek(l->gmem, addr, n);
+        /* loads read never-written memory without making a page; with a
+           log, writes go there (wlog.c) */
+        uint8_t *p;
+        if (write && l->wlog)
+            p = (addr & 4095) + n > 4096 ? NULL
+              : emu_wlog_put(l->wlog, l->gmem, w, u, lane, addr, n, acc == ACC_ATOMIC);
+        else
+            p = write ? emu_mem_span(l->gmem, addr, n)
+                      : (uint8_t *)(uintptr_t)emu_mem_peek(l->gmem, addr, n);
         if (!p)
             emu_fault_at(w, u, lane, EMU_FAULT_MEMORY,
                          "global %s of %u bytes at address 0x%" PRIx64 ": %s",
@@ -294,8 +300,8 @@ static uint64_t atom_fadd16(uint64_t a, uint64_t b, bool bf)
 
 /* New memory value for atomic op `op` of type `t` (size in bytes `n`);
    returns false for a combination that does not exist. */
-static bool atom_apply(int op, ptx_type t, uint32_t n, uint64_t old, uint64_t b,
-                       uint64_t c, uint64_t *out)
+bool emu_atom_value(int op, ptx_type t, uint32_t n, uint64_t old, uint64_t b, uint64_t c,
+                    uint64_t *out)
 {
     bool sgn = ptx_type_is_signed(t);
     uint64_t mask = n == 8 ? UINT64_MAX : ((1ull << (8 * n)) - 1);
@@ -337,6 +343,14 @@ static bool atom_apply(int op, ptx_type t, uint32_t n, uint64_t old, uint64_t b,
     return true;
 }
 
+/* The register-stack slot atom's destination is in (-1: none or a sink). */
+static int64_t atom_dst_slot(const emu_warp *w, const ptx_uop *u, bool has_dst)
+{
+    const ptx_operand *d = &u->opd[0];
+    if (!has_dst || d->kind != PTX_OPD_REG) return -1;
+    return (int64_t)((w->r - w->regstack) / EMU_WARP_SIZE) + d->reg;
+}
+
 /* atom (dst, addr, b[, c]) and red (addr, b): `ab` is the address operand. */
 static int atom_run(emu_warp *w, const ptx_uop *u, uint32_t mask, int ab, bool has_dst)
 {
@@ -352,11 +366,15 @@ static int atom_run(emu_warp *w, const ptx_uop *u, uint32_t mask, int ab, bool h
         if (!p) return -1;
         uint64_t nv;
         old[lane] = load_le(p, n);
-        if (!atom_apply(u->sub, u->type, n, old[lane], b[lane], c[lane], &nv))
+        if (!emu_atom_value(u->sub, u->type, n, old[lane], b[lane], c[lane], &nv))
             return emu_fault_at(w, u, lane, EMU_FAULT_UNSUPPORTED,
                                 "%s operation %u on .%s is not supported",
                                 ptx_opcode_names[u->op], u->sub, ptx_type_names[u->type]);
         store_le(p, nv, n);
+        /* a logged global atomic is redone when the log is applied (wlog.c) */
+        if (w->launch->wlog && emu_wlog_is_last(w->launch->wlog, p))
+            emu_wlog_atom(w->launch->wlog, old[lane], b[lane], c[lane],
+                          atom_dst_slot(w, u, has_dst));
     }
     if (has_dst) emu_dst(w, &u->opd[0], mask, old, u->type);
     return 0;

@@ -198,7 +198,13 @@ static int surf_access(emu_warp *w, const ptx_uop *u, uint32_t mask, bool store)
                 uint64_t v = lane_reg(w, slot[e], lane);
                 memcpy(buf + e * esz, &v, esz);
             }
-            if (!zero) emu_mem_write(w->launch->gmem, a, buf, n);
+            if (zero) continue;
+            emu_wlog *lg = w->launch->wlog;      /* logged: wlog.c */
+            uint8_t *p = lg ? emu_wlog_put(lg, w->launch->gmem, w, u, lane, a, n, false) : NULL;
+            if (p) memcpy(p, buf, n);
+            else if (lg || emu_mem_write(w->launch->gmem, a, buf, n) != 0)
+                return emu_fault_at(w, u, lane, EMU_FAULT_MEMORY, "%s at 0x%" PRIx64 ": host out "
+                                    "of memory", ptx_opcode_names[u->op], a);
             continue;
         }
         if (!zero) emu_mem_read(w->launch->gmem, a, buf, n);

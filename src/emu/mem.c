@@ -63,6 +63,7 @@ struct emu_mem {
     uint64_t next;                 /* bump pointer */
     uint64_t live_bytes;           /* sum of live allocation sizes */
     uint64_t page_limit;           /* most backing pages; 0 = unlimited */
+    bool frozen;                   /* reads leave the caches alone (emu_mem_freeze) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -92,6 +93,8 @@ void emu_mem_set_page_limit(emu_mem *m, uint64_t pages) { m->page_limit = pages;
 
 void emu_mem_set_quarantine(emu_mem *m, uint32_t entries) { m->quarantine = entries; }
 
+void emu_mem_freeze(emu_mem *m, bool frozen) { m->frozen = frozen; }
+
 uint64_t emu_mem_live_bytes(const emu_mem *m) { return m->live_bytes; }
 
 void emu_mem_free(emu_mem *m)
@@ -109,8 +112,10 @@ static uint8_t *mem_find_page(emu_mem *m, uint64_t pn)
     if (pn == m->cache_pn) return m->cache_data;
     for (uint64_t i = mem_hash(pn, m->nslots);; i = (i + 1) & (m->nslots - 1)) {
         if (m->slots[i].pn == pn) {
-            m->cache_pn = pn;
-            m->cache_data = m->slots[i].data;
+            if (!m->frozen) {
+                m->cache_pn = pn;
+                m->cache_data = m->slots[i].data;
+            }
             return m->slots[i].data;
         }
         if (m->slots[i].pn == MEM_NO_PAGE) return NULL;
@@ -345,7 +350,7 @@ int emu_mem_valid(emu_mem *m, uint64_t addr, uint64_t n)
     if (i < 0) return 0;
     const mem_alloc *a = &m->allocs[i];
     if (addr - a->base >= a->size || n > a->size - (addr - a->base) || a->freed) return 0;
-    m->cache_alloc = (uint32_t)i;
+    if (!m->frozen) m->cache_alloc = (uint32_t)i;
     return 1;
 }
 

@@ -49,19 +49,24 @@ static oob_site *oob_find(emu_oob_log *g, const ptx_uop *u)
     return NULL;
 }
 
+/* Room for one more site; false when the host is out of memory. */
+static bool oob_room(emu_oob_log *g)
+{
+    if (g->nsites < g->cap) return true;
+    uint32_t cap = g->cap ? g->cap * 2 : 8;
+    oob_site *s = realloc(g->sites, cap * sizeof *s);
+    if (!s) return false;
+    g->sites = s;
+    g->cap = cap;
+    return true;
+}
+
 /* A new site for `u` with its first report; NULL when the table is full
    or the host is out of memory (the access is then only counted). */
 static oob_site *oob_add(emu_oob_log *g, const ptx_uop *u, const char *where,
                          const char *what)
 {
-    if (g->nsites == OOB_MAX_SITES) return NULL;
-    if (g->nsites == g->cap) {
-        uint32_t cap = g->cap ? g->cap * 2 : 8;
-        oob_site *s = realloc(g->sites, cap * sizeof *s);
-        if (!s) return NULL;
-        g->sites = s;
-        g->cap = cap;
-    }
+    if (g->nsites == OOB_MAX_SITES || !oob_room(g)) return NULL;
     oob_site *s = &g->sites[g->last = g->nsites++];
     s->uop = u;
     s->count = 0;
@@ -101,6 +106,25 @@ static void oob_text(emu_mem *m, uint64_t addr, uint32_t n, const char *what, bo
              mapped ? "" : " (outside every mapped page: an illegal address)");
 }
 
+void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src)
+{
+    for (uint32_t i = 0; i < src->nsites; i++) {
+        const oob_site *s = &src->sites[i];
+        oob_site *d = oob_find(dst, s->uop);
+        if (!d && dst->nsites < OOB_MAX_SITES && oob_room(dst)) {
+            d = &dst->sites[dst->nsites++];
+            *d = *s;
+            continue;
+        }
+        if (d) d->count += s->count;
+        else dst->more += s->count;
+    }
+    dst->more += src->more;
+    src->nsites = 0;
+    src->more = 0;
+    src->last = 0;
+}
+
 uint8_t *emu_oob_access(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
                         uint32_t n, const char *what, bool write)
 {
@@ -111,8 +135,13 @@ uint8_t *emu_oob_access(emu_warp *w, const ptx_uop *u, int lane, uint64_t addr,
         oob_text(l->gmem, addr, n, what, mapped, text, sizeof text);
         return emu_fault_at(w, u, lane, EMU_FAULT_MEMORY, "%s", text), NULL;
     }
-    uint8_t *p = write ? emu_mem_span(l->gmem, addr, n)
-                       : (uint8_t *)(uintptr_t)emu_mem_peek(l->gmem, addr, n);
+    uint8_t *p;
+    if (write && l->wlog)
+        p = (addr & 4095) + n > 4096 ? NULL
+          : emu_wlog_put(l->wlog, l->gmem, w, u, lane, addr, n, true);
+    else
+        p = write ? emu_mem_span(l->gmem, addr, n)
+                  : (uint8_t *)(uintptr_t)emu_mem_peek(l->gmem, addr, n);
     if (!p)
         return emu_fault_at(w, u, lane, EMU_FAULT_MEMORY, "%s of %u bytes at address 0x%"
                             PRIx64 ": host out of memory for the page backing it", what,

@@ -230,6 +230,7 @@ int emu_vprintf(emu_warp *w, const ptx_uop *u, uint32_t mask)
 {
     const ptx_call *c = &w->launch->mod->calls[u->aux];
     FILE *out = w->launch->out ? w->launch->out : stdout;
+    w->launch->printed = true;
     char *fmt = malloc(PRINTF_MAX_STR);
     pbuf b = { 0 };
     int rc = 0;

@@ -203,6 +203,6 @@ int emu_warp_step(emu_warp *w, emu_step_info *info)
         if (top->pc == top->rpc) emu_warp_reconverge(w);
     }
     if (rc == 0) emu_warp_settle(w);
-    if (w->state == EMU_W_DONE) w->launch->idle_insns = 0;   /* progress */
+    if (w->state == EMU_W_DONE) emu_progress(w->launch);
     return rc;
 }

@@ -1071,16 +1071,24 @@ static void dump_text(const gpu_config *c, FILE *out)
     }
 }
 
-static void dump_json(const gpu_config *c, FILE *out)
+/* Keys that say how the host simulates, not what is simulated: a
+   statistics report leaves them out, so that it is the same for any value
+   (threads: docs/parallel-timing.md). */
+static bool host_only(const cfg_param *p) { return p->offset == OFF(threads); }
+
+static void dump_json(const gpu_config *c, FILE *out, bool machine)
 {
     fprintf(out, "{\"preset\": ");
     json_string(out, c->preset);
     fprintf(out, ", \"n_sm\": %u, \"params\": {", gpu_config_n_sm(c));
+    bool first = true;
     for (size_t i = 0; i < NPARAMS; i++) {
         const cfg_param *p = &params[i];
+        if (machine && host_only(p)) continue;
         char v[320];
         format_value(c, p, v, sizeof v);
-        fprintf(out, "%s\n  ", i ? "," : "");
+        fprintf(out, "%s\n  ", first ? "" : ",");
+        first = false;
         json_string(out, p->key);
         fprintf(out, ": {\"value\": ");
         if (p->type == P_STR || p->type == P_ENUM) json_string(out, v);
@@ -1094,6 +1102,11 @@ static void dump_json(const gpu_config *c, FILE *out)
 
 void gpu_config_dump(const gpu_config *c, FILE *out, bool json)
 {
-    if (json) dump_json(c, out);
+    if (json) dump_json(c, out, false);
     else dump_text(c, out);
+}
+
+void gpu_config_dump_machine(const gpu_config *c, FILE *out)
+{
+    dump_json(c, out, true);
 }

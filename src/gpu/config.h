@@ -36,6 +36,9 @@ int gpu_config_policies(const gpu_config *c, struct ws_resolved_policies *out,
                         char *err, size_t errlen);
 /* Every parameter with its value, unit and help, as text or JSON object. */
 void gpu_config_dump(const gpu_config *c, FILE *out, bool json);
+/* The JSON dump without the keys that only say how the host simulates
+   (`threads`): what a statistics report carries. */
+void gpu_config_dump_machine(const gpu_config *c, FILE *out);
 /* Names of the presets, NULL-terminated. */
 extern const char *const gpu_preset_names[];
 

@@ -27,6 +27,7 @@
 #include "../mem/dupmshr.h"
 #include "hint.h"
 #include "l1_trace.h"
+#include "smpar.h"
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@ typedef struct gpu_port {
     gpu *g;
     uint32_t sm;
     mem_port below;
+    uint64_t requests, request_bytes;   /* this SM's, summed per kernel */
 } gpu_port;
 
 struct gpu {
@@ -53,15 +55,16 @@ struct gpu {
     gpu_clocks clk;
     uint64_t cycle;
     /* the running kernel */
-    const emu_launch *launch;
+    emu_launch *launch;
+    bool oom;                     /* the host ran out of memory for a send */
     uint32_t warps_per_cta;
     uint64_t launches;            /* kernels run so far (ws_launch_info.seq) */
-    uint64_t requests, request_bytes;
     bool refusing;                /* the memory refused a send last cycle */
     l1_trace *l1trace;            /* the L1D access stream (l1d_trace, l1d_belady); NULL: off */
     uint64_t *sm_insns;           /* per SM, for the stream's kernel ends */
     mem_dup_mshr dup;             /* duplicate-MSHR record (dup_mshr_window > 0) */
     const char *hint_override;    /* launch hints over cfg.hals_hint (borrowed) */
+    smpar *par;                   /* the SMs' tick and its per-SM state (smpar.c) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -142,8 +145,8 @@ static bool gp_send(void *impl, const mem_req *r, uint64_t cycle)
     q.warp_uid = uid;
     q.sent = cycle;
     if (!p->below.send(p->below.impl, &q, cycle)) return false;
-    g->requests++;
-    g->request_bytes += r->bytes;
+    p->requests++;
+    p->request_bytes += r->bytes;
     return true;
 }
 
@@ -308,6 +311,15 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
         gpu_free(g);
         return NULL;
     }
+    /* one thread where the SMs share more than smpar.c separates: the
+       simple backend's one queue, the GPU-wide L1D stream and MSHR record */
+    uint32_t threads = g->mem.defer && !g->l1trace && !g->dup.e ? g->cfg.threads : 1;
+    if (!(g->par = smpar_new(g->nsm, threads))) {
+        snprintf(err, errlen, "could not start %u host threads for the SMs", threads);
+        gpu_free(g);
+        return NULL;
+    }
+    if (g->mem.defer) g->mem.defer(g->mem.impl, true);
     return g;
 }
 
@@ -319,6 +331,7 @@ void gpu_free(gpu *g)
        path, so a failure is said on stderr (the .tmp file keeps the data) */
     if (l1_trace_close(g->l1trace, e, sizeof e)) fprintf(stderr, "warpsim: %s\n", e);
     free(g->sm_insns);
+    smpar_free(g->par);
     mem_dup_mshr_release(&g->dup);
     for (uint32_t i = 0; g->sms && i < g->nsm; i++) core_sm_free(g->sms[i]);
     if (g->cta_map_st && g->pol.cta_map->destroy) g->pol.cta_map->destroy(g->cta_map_st);
@@ -474,7 +487,8 @@ static void gpu_collect(gpu *g, gpu_kernel_stats *st)
 static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample, uint64_t cycle)
 {
     uint64_t iv = g->cfg.timeseries_interval;
-    if (!iv) return;
+    if (!iv || *next_sample > cycle) return;
+    smpar_fold(g->par, st);          /* the SMs' counters so far */
     while (*next_sample <= cycle) {
         uint32_t n = st->nsamples;
         if (n == 0 || (n >= 16 && (n & (n - 1)) == 0)) {   /* full at 16, 32, 64, ... */
@@ -572,11 +586,9 @@ static bool gpu_step(gpu *g, gpu_kernel_stats *st)
         if (rep.sm < g->nsm) core_sm_reply(g->sms[rep.sm], &rep, now);
         busy = true;
     }
-    for (uint32_t k = 0; k < g->nsm; k++) {
-        uint32_t i = (uint32_t)((now + k) % g->nsm);
-        core_sm_tick(g->sms[i], &g->ports[i], now);
-        busy |= core_sm_active(g->sms[i]);
-    }
+    smpar_tick(g->par, g->sms, g->ports, g->launch->gmem, now);
+    if (smpar_commit(g->par, g->launch, &g->mem, now)) g->oom = true;
+    for (uint32_t i = 0; i < g->nsm; i++) busy |= core_sm_active(g->sms[i]);
     g->refusing = g->mem.refusing(g->mem.impl);
     if (g->refusing) st->mem_queue_full_cycles++;
     return busy;
@@ -641,6 +653,11 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         }
         if (gpu_check_stop(g, k->l, err, errlen)) return -1;
         bool busy = gpu_step(g, st);
+        if (g->oom) {
+            snprintf(err, errlen, "out of host memory for an interconnect packet at cycle %"
+                     PRIu64, g->cycle);
+            return -1;
+        }
         bool freed = false;
         for (uint32_t i = 0; i < g->nsm; i++) {
             freed |= core_sm_take_cta_freed(g->sms[i]);
@@ -755,7 +772,7 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     ws_program_view pv;
     ws_oracle_view ov;
     gpu_kernel_info(g, &k, st, prog, &pv, &ov);
-    uint64_t req0 = g->requests, bytes0 = g->request_bytes;
+    for (uint32_t i = 0; i < g->nsm; i++) g->gports[i].requests = g->gports[i].request_bytes = 0;
     gpu_mem_stats mem0;
     g->launch = l;
     g->warps_per_cta = k.warps_per_cta;
@@ -764,15 +781,18 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     if (g->dup.e) mem_dup_mshr_clear(&g->dup);
     const ws_cta_map_ops *cm = g->pol.cta_map;
     if (cm && cm->kernel_begin) cm->kernel_begin(g->cta_map_st, &k.info);
+    smpar_kernel_begin(g->par, l, st);
     for (uint32_t i = 0; i < g->nsm; i++)
-        core_sm_begin_kernel(g->sms[i], l, ui, st, &k.info, g->cycle);
+        core_sm_begin_kernel(g->sms[i], smpar_launch(g->par, i), ui, smpar_stats(g->par, i),
+                             &k.info, g->cycle);
     int rc = gpu_dispatch(g, &k, err, errlen);
     if (rc == 0) rc = gpu_loop(g, &k, st, err, errlen);
-    if (rc && l->fault.kind != EMU_OK) snprintf(err, errlen, "%s", l->fault.msg);
     for (uint32_t i = 0; i < g->nsm; i++) {
         core_sm_abort(g->sms[i]);
         core_sm_end_kernel(g->sms[i], g->cycle);
     }
+    smpar_kernel_end(g->par, l, st);
+    if (rc && l->fault.kind != EMU_OK) snprintf(err, errlen, "%s", l->fault.msg);
     if (cm && cm->kernel_end) cm->kernel_end(g->cta_map_st, &k.info);
     g->mem.kernel(g->mem.impl, &k.info, false);
     st->cycles = g->cycle - st->start_cycle;
@@ -780,8 +800,10 @@ int gpu_run_kernel(gpu *g, emu_launch *l, const char *kernel_name,
     st->dup_mshr_allocs = g->dup.allocs;
     st->dup_mshr_dups = g->dup.dups;
     rc = gpu_l1_stream_kernel_end(g, st, rc, err, errlen);
-    st->mem_requests = g->requests - req0;
-    st->mem_reply_bytes = g->request_bytes - bytes0;
+    for (uint32_t i = 0; i < g->nsm; i++) {
+        st->mem_requests += g->gports[i].requests;
+        st->mem_reply_bytes += g->gports[i].request_bytes;
+    }
     gpu_mem_stats mem1;
     g->mem.stats(g->mem.impl, &mem1);
     mem_sys_stats_diff(&st->mem, &mem1, &mem0);

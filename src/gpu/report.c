@@ -760,7 +760,7 @@ static void report_json(FILE *out, const gpu_config *cfg, const gpu_kernel_stats
     json_str(out, cfg->preset);   /* the machine simulated, not a device's arch */
     fprintf(out, ", \"sms\": %u, \"core_mhz\": %.6g},\n  \"config\": ", gpu_config_n_sm(cfg),
             cfg->core_mhz);
-    gpu_config_dump(cfg, out, true);
+    gpu_config_dump_machine(cfg, out);
     fprintf(out, "  ,\"launches\": [");
     for (uint32_t i = 0; i < n; i++) {
         rep r = { .out = out, .json = true, .depth = 2, .first = true };

@@ -39,9 +39,20 @@ typedef struct ms_ring {
     uint32_t head, n, cap;
 } ms_ring;
 
+/* A send made while sends are deferred (mem_sys defer): accepted, with
+   its packet, or refused, with the free flits it found. */
+typedef struct ms_pend {
+    mem_req q;
+    uint32_t flits, slice;
+    int64_t refused_free;        /* -1: accepted */
+} ms_pend;
+
 typedef struct ms_smport {
     mem_sys *ms;
     uint32_t sm;
+    ms_pend *pend;               /* deferred sends of this cycle, in order */
+    uint32_t npend, cap;
+    uint32_t pend_flits;         /* flits of the accepted ones */
 } ms_smport;
 
 typedef struct ms_chan {
@@ -68,6 +79,7 @@ struct mem_sys {
     int64_t *blocked;     /* per SM: free flits when a send was refused, -1 */
     uint32_t nblocked, ndeliver, outstanding;
     bool refused;
+    bool defer;           /* sends wait in their port for ml_commit */
     mem_addrmap map;
     gpu_clocks clk;
     uint64_t t[GPU_CLK_COUNT];   /* edges processed: the next edge's cycle number */
@@ -287,7 +299,7 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
         if (ok && c->l2_set_index_local) mem_l2_set_key(ms->l2[i], ms_slice_line, ms);
     }
     for (uint32_t i = 0; ok && i < ms->nsm; i++) {
-        ms->ports[i] = (ms_smport){ ms, i };
+        ms->ports[i] = (ms_smport){ .ms = ms, .sm = i };
         ms->blocked[i] = -1;
         ms->deliver[i].cap = MS_DELIVER_CAP;
         ok = (ms->deliver[i].v = calloc(MS_DELIVER_CAP, sizeof(mem_req))) != NULL;
@@ -322,6 +334,7 @@ void mem_sys_free(mem_sys *ms)
     for (uint32_t i = 0; ms->deliver && i < ms->nsm; i++) free(ms->deliver[i].v);
     free(ms->l2);
     free(ms->ch);
+    for (uint32_t i = 0; ms->ports && i < ms->nsm; i++) free(ms->ports[i].pend);
     free(ms->ports);
     free(ms->deliver);
     free(ms->blocked);
@@ -335,32 +348,74 @@ void mem_sys_free(mem_sys *ms)
 static bool ms_can_send(void *impl)
 {
     const ms_smport *p = impl;
-    return mem_icnt_free_flits(p->ms->req, p->sm) > 0;
+    return mem_icnt_free_flits(p->ms->req, p->sm) > p->pend_flits;
 }
 
+/* A send the interconnect refused: counted, and the SM marked blocked
+   with the room its input had. */
+static void ms_refuse(mem_sys *ms, uint32_t sm, int64_t free_flits)
+{
+    ms->inject_stalls++;
+    ms->refused = true;
+    if (ms->blocked[sm] < 0) ms->nblocked++;
+    ms->blocked[sm] = free_flits;
+}
+
+static bool ms_inject(mem_sys *ms, uint32_t sm, mem_req *q, uint32_t slice, uint32_t flits)
+{
+    q->seq = ms->seq;
+    if (!mem_icnt_inject(ms->req, sm, slice, q, flits)) return false;
+    ms->seq++;
+    ms->outstanding++;
+    ms->mlp_sum += ms->outstanding;
+    ms->mlp_count++;
+    if (ms->blocked[sm] >= 0) {
+        ms->blocked[sm] = -1;
+        ms->nblocked--;
+    }
+    return true;
+}
+
+/* Keep a deferred send (accepted when `refused_free` < 0); false when the
+   host is out of memory for the record. */
+static bool ms_pend_add(ms_smport *p, const mem_req *q, uint32_t slice, uint32_t flits,
+                        int64_t refused_free)
+{
+    if (p->npend == p->cap) {
+        uint32_t cap = p->cap ? p->cap * 2 : 8;
+        ms_pend *v = realloc(p->pend, cap * sizeof *v);
+        if (!v) return false;
+        p->pend = v;
+        p->cap = cap;
+    }
+    p->pend[p->npend++] = (ms_pend){ .q = *q, .flits = flits, .slice = slice,
+                                     .refused_free = refused_free };
+    if (refused_free < 0) p->pend_flits += flits;
+    return true;
+}
+
+/*
+** A send from an SM.  While sends are deferred (the SMs tick on several
+** threads) the decision is the same as an injection would make, from the
+** SM's own input buffer less what it sent this cycle, and ml_commit
+** injects them later in the order the serial model sends them.
+*/
 static bool ms_send(void *impl, const mem_req *r, uint64_t cycle)
 {
     ms_smport *p = impl;
     mem_sys *ms = p->ms;
     uint32_t flits = mem_icnt_flits(ms->req, req_bytes(r));
+    uint32_t slice = mem_sys_slice_of(ms, r->addr);
     mem_req q = *r;
     q.sent = cycle;
-    q.seq = ms->seq;
-    if (!mem_icnt_can_inject(ms->req, p->sm, flits)
-        || !mem_icnt_inject(ms->req, p->sm, mem_sys_slice_of(ms, r->addr), &q, flits)) {
-        ms->inject_stalls++;
-        ms->refused = true;
-        if (ms->blocked[p->sm] < 0) ms->nblocked++;
-        ms->blocked[p->sm] = mem_icnt_free_flits(ms->req, p->sm);
-        return false;
+    if (ms->defer) {
+        uint32_t room = mem_icnt_free_flits(ms->req, p->sm) - p->pend_flits;
+        bool ok = flits <= room;
+        return ms_pend_add(p, &q, slice, flits, ok ? -1 : (int64_t)room) && ok;
     }
-    ms->seq++;
-    ms->outstanding++;
-    ms->mlp_sum += ms->outstanding;
-    ms->mlp_count++;
-    if (ms->blocked[p->sm] >= 0) {
-        ms->blocked[p->sm] = -1;
-        ms->nblocked--;
+    if (!mem_icnt_can_inject(ms->req, p->sm, flits) || !ms_inject(ms, p->sm, &q, slice, flits)) {
+        ms_refuse(ms, p->sm, mem_icnt_free_flits(ms->req, p->sm));
+        return false;
     }
     return true;
 }
@@ -723,6 +778,25 @@ static bool ml_refusing(const void *impl) { return ((const mem_sys *)impl)->refu
 static void ml_stats(const void *impl, gpu_mem_stats *o) { mem_sys_stats(impl, o); }
 static void ml_free(void *impl) { mem_sys_free(impl); }
 
+static void ml_defer(void *impl, bool on) { ((mem_sys *)impl)->defer = on; }
+
+/* Inject SM `sm`'s deferred sends in order; -1 when the host ran out of
+   memory for a packet (the send was already promised). */
+static int ml_commit(void *impl, uint32_t sm)
+{
+    mem_sys *ms = impl;
+    ms_smport *p = &ms->ports[sm];
+    int rc = 0;
+    for (uint32_t i = 0; i < p->npend; i++) {
+        ms_pend *e = &p->pend[i];
+        if (e->refused_free >= 0) ms_refuse(ms, sm, e->refused_free);
+        else if (!ms_inject(ms, sm, &e->q, e->slice, e->flits)) rc = -1;
+    }
+    p->npend = 0;
+    p->pend_flits = 0;
+    return rc;
+}
+
 static void ml_skipped(void *impl, uint64_t n, uint32_t waiting)
 {
     ((mem_sys *)impl)->inject_stalls += n * waiting;
@@ -795,5 +869,5 @@ mem_lower mem_sys_lower(mem_sys *ms)
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
                         .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,
-                        .free = ml_free };
+                        .free = ml_free, .defer = ml_defer, .commit = ml_commit };
 }

@@ -55,6 +55,14 @@ typedef struct mem_lower {
     /* one-paragraph state description for deadlock dumps */
     void (*dump)(const void *impl, char *buf, size_t len);
     void (*free)(void *impl);
+    /* Deferred sends (NULL: not supported; the SMs then tick on one
+       thread): while `defer(impl, true)` holds, a port's send decides as
+       an injection would, from that SM's own state only, and `commit`
+       injects SM `sm`'s sends of the cycle in order (-1: host out of
+       memory).  The parallel timing model (gpu/smpar.c) commits the SMs
+       in the order the serial model ticks them. */
+    void (*defer)(void *impl, bool on);
+    int (*commit)(void *impl, uint32_t sm);
 } mem_lower;
 
 typedef struct mem_sys mem_sys;

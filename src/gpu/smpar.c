@@ -1,0 +1,202 @@
+/*
+** smpar.c -- the SMs' tick on several host threads, with statistics
+** byte-identical for any number of them (docs/parallel-timing.md).
+**
+** A cycle's SM ticks touch one another only through what this file keeps
+** per SM and joins after the tick, SM by SM in the order the serial loop
+** ticked them ((cycle + k) mod nsm):
+**   - device memory: it is frozen (read-only) during the tick; each SM's
+**     global stores and atomics go to its write log (emu/wlog.c), applied
+**     at the join;
+**   - the launch's counters, its progress count, faults, device printf
+**     and out-of-allocation records: each SM runs on its own copy of the
+**     emu_launch, joined into the real one;
+**   - the kernel's statistics: each SM counts into its own
+**     gpu_kernel_stats, added up (smpar_fold) before anything reads them;
+**   - requests sent below the L1s: the memory system defers them
+**     (mem_lower.defer) and injects them at the join (mem_lower.commit).
+** The same code runs with one thread, so one thread and N give the same
+** result by construction.  The one visible rule: a global store becomes
+** visible to other SMs at the end of the cycle it executes in.
+*/
+#include "smpar.h"
+#include "report.h"
+#include "workers.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct smpar {
+    uint32_t nsm;
+    wk_pool *pool;              /* NULL: one thread */
+    emu_launch *sl;             /* per SM: its copy of the running launch */
+    emu_wlog **wlog;
+    emu_oob_log **oob;
+    FILE **out;                 /* per SM: device printf, until the join */
+    char **obuf;
+    size_t *olen;
+    gpu_kernel_stats *st;       /* per SM: its counters since the last fold */
+    /* the phase being run */
+    core_sm **sms;
+    mem_port *ports;
+    uint64_t now;
+};
+
+smpar *smpar_new(uint32_t nsm, uint32_t threads)
+{
+    smpar *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->nsm = nsm;
+    p->sl = calloc(nsm, sizeof *p->sl);
+    p->wlog = calloc(nsm, sizeof *p->wlog);
+    p->oob = calloc(nsm, sizeof *p->oob);
+    p->out = calloc(nsm, sizeof *p->out);
+    p->obuf = calloc(nsm, sizeof *p->obuf);
+    p->olen = calloc(nsm, sizeof *p->olen);
+    p->st = calloc(nsm, sizeof *p->st);
+    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st;
+    for (uint32_t i = 0; ok && i < nsm; i++)
+        ok = (p->wlog[i] = emu_wlog_new()) && (p->oob[i] = emu_oob_new())
+             && (p->out[i] = open_memstream(&p->obuf[i], &p->olen[i]));
+    if (ok && threads > 1) ok = (p->pool = wk_new(threads < nsm ? threads : nsm)) != NULL;
+    if (!ok) {
+        smpar_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void smpar_free(smpar *p)
+{
+    if (!p) return;
+    wk_free(p->pool);
+    for (uint32_t i = 0; i < p->nsm; i++) {
+        if (p->wlog) emu_wlog_free(p->wlog[i]);
+        if (p->oob) emu_oob_free(p->oob[i]);
+        if (p->out && p->out[i]) fclose(p->out[i]);
+        if (p->obuf) free(p->obuf[i]);
+    }
+    free(p->sl);
+    free(p->wlog);
+    free(p->oob);
+    free(p->out);
+    free(p->obuf);
+    free(p->olen);
+    free(p->st);
+    free(p);
+}
+
+uint32_t smpar_threads(const smpar *p) { return p->pool ? wk_parts(p->pool) : 1; }
+emu_launch *smpar_launch(smpar *p, uint32_t sm) { return &p->sl[sm]; }
+gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm) { return &p->st[sm]; }
+
+/* The per-SM statistics start from nothing but what the cores read. */
+static void smpar_stats_reset(gpu_kernel_stats *s, uint32_t regs_per_thread)
+{
+    memset(s, 0, sizeof *s);
+    s->regs_per_thread = regs_per_thread;
+}
+
+void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *st)
+{
+    for (uint32_t i = 0; i < p->nsm; i++) {
+        emu_launch *s = &p->sl[i];
+        *s = *l;
+        s->warp_insns = s->thread_insns = s->mem_insns = s->bar_insns = 0;
+        s->warp_insns_min = s->warp_insns_max = 0;
+        s->warp_insns_sq = 0.0;
+        s->reg_hash = 0;
+        s->idle_insns = 0;
+        s->progressed = s->printed = false;
+        s->fault = (emu_fault){ .kind = EMU_OK };
+        s->wlog = p->wlog[i];
+        s->oob = l->oob ? p->oob[i] : NULL;
+        s->out = p->out[i];
+        smpar_stats_reset(&p->st[i], st->regs_per_thread);
+    }
+}
+
+/* Part `part` of the tick: a contiguous range of SMs. */
+static void smpar_part(void *ctx, uint32_t part, uint32_t nparts)
+{
+    smpar *p = ctx;
+    uint32_t lo = (uint32_t)((uint64_t)p->nsm * part / nparts);
+    uint32_t hi = (uint32_t)((uint64_t)p->nsm * (part + 1) / nparts);
+    for (uint32_t i = lo; i < hi; i++) core_sm_tick(p->sms[i], &p->ports[i], p->now);
+}
+
+void smpar_tick(smpar *p, core_sm **sms, mem_port *ports, emu_mem *gmem, uint64_t now)
+{
+    p->sms = sms;
+    p->ports = ports;
+    p->now = now;
+    emu_mem_freeze(gmem, true);
+    if (p->pool) wk_run(p->pool, smpar_part, p);
+    else smpar_part(p, 0, 1);
+    emu_mem_freeze(gmem, false);
+}
+
+/* Device printf of SM `i` so far, to the launch's stream (closing the
+   memory stream is what makes its buffer final; printf is rare). */
+static void smpar_flush_printf(smpar *p, uint32_t i, emu_launch *l)
+{
+    emu_launch *s = &p->sl[i];
+    if (!s->printed) return;
+    s->printed = false;
+    fclose(p->out[i]);
+    fwrite(p->obuf[i], 1, p->olen[i], l->out ? l->out : stdout);
+    free(p->obuf[i]);
+    p->obuf[i] = NULL;
+    p->out[i] = open_memstream(&p->obuf[i], &p->olen[i]);
+    /* out of host memory: the SM's printf goes straight to the stream */
+    s->out = p->out[i] ? p->out[i] : l->out;
+}
+
+/* Join SM `i`'s launch copy into `l`: what the serial loop would have
+   done to `l` had this SM ticked now. */
+static int smpar_join(smpar *p, uint32_t i, emu_launch *l)
+{
+    emu_launch *s = &p->sl[i];
+    int rc = emu_wlog_empty(p->wlog[i]) ? 0 : emu_wlog_apply(p->wlog[i], l->gmem);
+    smpar_flush_printf(p, i, l);
+    /* progress: counted since this SM's last reset, or on top of the rest */
+    l->idle_insns = s->progressed ? s->idle_insns : l->idle_insns + s->idle_insns;
+    if (s->progressed) l->progressed = true;
+    s->idle_insns = 0;
+    s->progressed = false;
+    if (s->oob) emu_oob_merge(l->oob, s->oob);
+    if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
+    return rc;
+}
+
+int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now)
+{
+    int rc = 0;
+    for (uint32_t k = 0; k < p->nsm; k++) {
+        uint32_t i = (uint32_t)((now + k) % p->nsm);
+        if (smpar_join(p, i, l)) core_sm_set_fault(p->sms[i]);
+        if (mem->commit && mem->commit(mem->impl, i)) rc = -1;
+    }
+    return rc;
+}
+
+void smpar_fold(smpar *p, gpu_kernel_stats *st)
+{
+    for (uint32_t i = 0; i < p->nsm; i++) {
+        gpu_stats_accumulate(st, &p->st[i]);
+        smpar_stats_reset(&p->st[i], st->regs_per_thread);
+    }
+}
+
+void smpar_kernel_end(smpar *p, emu_launch *l, gpu_kernel_stats *st)
+{
+    smpar_fold(p, st);
+    for (uint32_t i = 0; i < p->nsm; i++) {
+        /* what the cycle loop did not join: CTA set-up, an early stop */
+        emu_launch *s = &p->sl[i];
+        smpar_flush_printf(p, i, l);
+        if (s->oob) emu_oob_merge(l->oob, s->oob);
+        if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
+        emu_launch_merge_counts(l, s);
+    }
+}

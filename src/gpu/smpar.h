@@ -1,0 +1,38 @@
+/*
+** smpar.h -- the SMs' tick on several host threads (smpar.c).
+*/
+#ifndef WS_GPU_SMPAR_H
+#define WS_GPU_SMPAR_H
+
+#include "../common/stats.h"
+#include "../core/core.h"
+#include "../emu/emu.h"
+#include "../mem/memsys.h"
+
+typedef struct smpar smpar;
+
+/* Per-SM state for `nsm` SMs ticked on `threads` host threads (1: on the
+   caller); NULL when threads or memory could not be had. */
+smpar *smpar_new(uint32_t nsm, uint32_t threads);
+void smpar_free(smpar *p);
+uint32_t smpar_threads(const smpar *p);
+
+/* A kernel starts: SM i runs on smpar_launch(p, i) (a copy of `l` with
+   its own counters, write log and printf stream) and counts into
+   smpar_stats(p, i) (zero but for what cores read of `st`). */
+void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *st);
+emu_launch *smpar_launch(smpar *p, uint32_t sm);
+gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm);
+
+/* Tick every SM at `now` (device memory `gmem` frozen meanwhile), then
+   join them into `l` and commit their sends in the serial loop's order;
+   commit returns -1 when the host ran out of memory for a send. */
+void smpar_tick(smpar *p, core_sm **sms, mem_port *ports, emu_mem *gmem, uint64_t now);
+int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now);
+
+/* Add the SMs' counters to `st` (before anything reads it). */
+void smpar_fold(smpar *p, gpu_kernel_stats *st);
+/* The kernel ended: fold, and join what is left into `l`. */
+void smpar_kernel_end(smpar *p, emu_launch *l, gpu_kernel_stats *st);
+
+#endif /* WS_GPU_SMPAR_H */
