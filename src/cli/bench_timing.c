@@ -111,12 +111,16 @@ int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char 
             return -1;
         }
         if (!cli_plugin_add(q->cmd, q->plugins, sizeof q->plugins, value)) return -1;
-    } else if (strcmp(name, "set") == 0) {
+    } else if (strcmp(name, "set") == 0 || strcmp(name, "threads") == 0) {
+        bool threads = name[0] == 't';
+        if (threads && !cli_threads_setting(q->cmd, value, q->threads, NULL)) return -1;
         if (q->nsets >= max_sets) {
-            cli_error(q->cmd, "too many --set (at most %d)", max_sets);
+            cli_error(q->cmd, "too many --set%s (at most %d)", threads ? " and --threads" : "",
+                      max_sets);
             return -1;
         }
-        q->sets[q->nsets++] = value;
+        /* every slot of the one --threads buffer reads the last value */
+        q->sets[q->nsets++] = threads ? q->threads : value;
     } else if (strcmp(name, "size") == 0) {
         q->size = bench_size_index(value);
         if (q->size < 0 || (!allow_default_size && q->size == BENCH_DEFAULT)) {

@@ -1,10 +1,11 @@
 /*
 ** cli.c -- helpers shared by the subcommands of `warpsim`: a small long-
 ** option iterator (errors list the valid options), strict number and
-** dimension parsers, the bundled-PTX lookup, a deterministic random
-** generator and a monotonic clock.
+** dimension parsers, the --threads check, the bundled-PTX lookup, a
+** deterministic random generator and a monotonic clock.
 */
 #include "cli.h"
+#include "gpu/config.h"
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -171,6 +172,31 @@ bool cli_parse_dim3(const char *s, ws_dim3 *out)
     out->y = d[1];
     out->z = d[2];
     return true;
+}
+
+/*
+** The value goes through the configuration's own parser on a default
+** machine, so --threads accepts exactly what `--set threads=` accepts and
+** its bounds live in one place (gpu/config.c); the message is the
+** parameter's, behind the option's name.
+*/
+bool cli_threads_setting(const char *cmd, const char *v, char *set, uint32_t *n)
+{
+    char err[512];
+    gpu_config *c = malloc(sizeof *c);
+    if (!c) {
+        cli_error(cmd, "out of memory checking --threads");
+        return false;
+    }
+    gpu_config_defaults(c);
+    int rc = gpu_config_set(c, "threads", v, err, sizeof err);
+    if (rc == 0) {
+        snprintf(set, CLI_THREADS_SET, "threads=%u", c->threads);
+        if (n) *n = c->threads;
+    } else
+        cli_error(cmd, "--threads '%s': %s", v, err);
+    free(c);
+    return rc == 0;
 }
 
 /* ------------------------------------------------------------------ */

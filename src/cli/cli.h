@@ -80,6 +80,13 @@ bool cli_parse_u64(const char *s, uint64_t hi, uint64_t *out);
 bool cli_parse_f64(const char *s, double *out);
 /* "X", "X,Y" or "X,Y,Z", each 1..2^31-1; missing components are 1. */
 bool cli_parse_dim3(const char *s, ws_dim3 *out);
+/* --threads N (exec, run, bench run, compare, timing-bench): the host
+   threads ticking the SMs, the configuration key `threads`, of which it is
+   shorthand (`--set threads=N`).  Check `v` against the key's own bounds and
+   write "threads=N" into `set` (CLI_THREADS_SET bytes) and N into *n (NULL:
+   not wanted); false after a usage message naming `cmd` and --threads. */
+#define CLI_THREADS_SET 16
+bool cli_threads_setting(const char *cmd, const char *v, char *set, uint32_t *n);
 /* Lowest and highest compute capability (x10) the simulated GPU can report. */
 #define CLI_ARCH_MIN 30
 #define CLI_ARCH_MAX 129

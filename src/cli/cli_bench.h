@@ -106,6 +106,7 @@ typedef struct bench_timing_req {
     char plugins[CLI_PLUGINS_MAX];   /* --plugin files, ':'-separated, "" = none */
     const char *stats_out;    /* keep the statistics JSON here; NULL = a temporary file */
     const char *report_out;   /* also write the full timing report here (--timing-report) */
+    char threads[CLI_THREADS_SET];   /* --threads N as threads=N (the last one given) */
 } bench_timing_req;
 
 typedef struct bench_timing {
@@ -118,9 +119,10 @@ typedef struct bench_timing {
 int bench_timing_run(const bench_timing_req *q, const bench_manifest *m,
                      const bench_entry *e, bench_timing *t);
 /* Take one of the options every command that runs benchmarks on the timing
-   model shares: --config --set --size --rebuild --bin-dir --plugin, and --bench-dir
-   into *bench_dir.  At most `max_sets` --set. 1 = taken, 0 = not one of
-   them, -1 = bad value (message printed). */
+   model shares: --config --set --size --rebuild --bin-dir --plugin
+   --threads (a --set threads=N), and --bench-dir into *bench_dir.  At most
+   `max_sets` --set and --threads together. 1 = taken, 0 = not one of them,
+   -1 = bad value (message printed). */
 int bench_timing_option(bench_timing_req *q, const char **bench_dir, const char *name,
                         const char *value, int max_sets, bool allow_default_size);
 /* Print the machine's configuration warning `warn` (if any) once, for the
@@ -134,6 +136,15 @@ void bench_timing_warn_once(const char *cmd, const char *warn);
 int bench_timing_prepare(bench_timing_req *q, const char *bench_dir, const char *const *names,
                          int nnames, const char *const *defaults, bench_manifest *m,
                          const bench_entry **list, int max, int *n);
+
+/* `warpsim timing-bench --threads N` (bench_threads.c): run each of
+   list[0..n) with threads=1 and with threads=`threads` (each setting after
+   q's own, so it wins), print per benchmark and in total both speeds, the
+   speed-up and whether the statistics JSON files are byte-identical (a pair
+   that differs is kept and named on stderr).  The exit status: 1 when a
+   run failed or statistics differed. */
+int bench_threads_compare(bench_timing_req *q, const bench_manifest *m,
+                          const bench_entry *const *list, int n, uint32_t threads);
 
 /* `warpsim bench pmem` (cmd_bench_pmem.c): argv[0] = "pmem". */
 int cli_bench_pmem(int argc, char **argv);

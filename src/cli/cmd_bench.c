@@ -31,7 +31,8 @@
 static const char bench_usage[] =
     "usage: warpsim bench list [--bench-dir DIR]\n"
     "       warpsim bench run NAME [--size tiny|small|default] [--seed N] [--rebuild]\n"
-    "                              [--bench-dir DIR] [--bin-dir DIR] [exec options]\n"
+    "                              [--bench-dir DIR] [--bin-dir DIR] [--threads N]\n"
+    "                              [exec options]\n"
     "       warpsim bench characterize [--size tiny|small|default] [--seed N] [--rebuild]\n"
     "                              [--bench-dir DIR] [--bin-dir DIR] [--json FILE] [NAME...]\n"
     "       warpsim bench pmem [--config P] [--size S] [--json FILE] [NAME...]\n"
@@ -44,8 +45,9 @@ static const char bench_usage[] =
     "                small), report the verification line and statistics.  Exec\n"
     "                options: --stats-json FILE --per-kernel --quiet --arch sm_XX --sms N\n"
     "                --clock-mhz N --stack BYTES --lib-dir DIR --memcheck, and for the timing\n"
-    "                model --timing --config PRESET|FILE --set KEY=VALUE --timing-report\n"
-    "                FILE --timeseries FILE --plugin FILE.so (see warpsim exec --help)\n"
+    "                model --timing --config PRESET|FILE --set KEY=VALUE --threads N\n"
+    "                --timing-report FILE --timeseries FILE --plugin FILE.so (see\n"
+    "                warpsim exec --help; --threads N is --set threads=N)\n"
     "  characterize  run each named benchmark (default: all) at the size (default\n"
     "                small) and print per benchmark and kernel the fetch-dram paper's\n"
     "                Table 2 columns: warps, warp instructions, memory instructions,\n"
@@ -69,7 +71,7 @@ static const cli_opt bench_opts[] = {
     {"stats-json", true}, {"per-kernel", false}, {"quiet", false}, {"arch", true},
     {"sms", true}, {"clock-mhz", true}, {"stack", true}, {"lib-dir", true},
     {"timing", false}, {"config", true}, {"set", true}, {"timing-report", true},
-    {"timeseries", true}, {"plugin", true}, {"memcheck", false},
+    {"timeseries", true}, {"plugin", true}, {"memcheck", false}, {"threads", true},
     {NULL, false}
 };
 
@@ -86,6 +88,7 @@ typedef struct bench_cli {
     const char *names[BENCH_MAX_NAMES];
     int nnames;
     char plugins[CLI_PLUGINS_MAX];          /* --plugin files, ':'-separated */
+    char threads[CLI_THREADS_SET];          /* --threads N as threads=N (the last one) */
 } bench_cli;
 
 /* Append one word to the options passed to exec; false after a message
@@ -128,6 +131,11 @@ static bool bench_opt(bench_cli *c, const char *name, const char *value)
         c->seed = value;
     } else if (strcmp(name, "plugin") == 0) {
         return cli_plugin_add(c->cmd, c->plugins, sizeof c->plugins, value);
+    } else if (strcmp(name, "threads") == 0) {
+        /* passed on as --set threads=N (checked with the rest by
+           bench_check_exec); every slot reads the last --threads */
+        return cli_threads_setting(c->cmd, value, c->threads, NULL) && push_exec(c, "--set")
+               && push_exec(c, c->threads);
     } else {
         /* an exec option: checked by warpsim exec itself, and --arch and the
            timing configuration here too (bench_check_exec), before any build */

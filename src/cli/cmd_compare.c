@@ -26,7 +26,7 @@ static const char *const cmp_default_names[] = {
 };
 
 static const char cmp_usage[] =
-    "usage: warpsim compare [--config NAME|FILE] [--set key=value]...\n"
+    "usage: warpsim compare [--config NAME|FILE] [--set key=value]... [--threads N]\n"
     "                       [--plugin FILE.so]... [--schedulers a,b,...]\n"
     "                       [--size tiny|small|default]\n"
     "                       [--json FILE] [--rebuild] [--bench-dir DIR] [--bin-dir DIR]\n"
@@ -38,8 +38,10 @@ static const char cmp_usage[] =
     "  hit rate; then the geometric-mean speedup.  --schedulers defaults to\n"
     "  every registered warp scheduler (see `warpsim policies`), those of the\n"
     "  plug-ins included.  --plugin FILE.so (repeatable) loads a policy plug-in\n"
-    "  into every run, so --schedulers may name its warp schedulers.  Programs\n"
-    "  are built with nvcc (CUDA 13) when missing, as by `warpsim bench run`.\n"
+    "  into every run, so --schedulers may name its warp schedulers.  --threads N\n"
+    "  runs the timing model on N host threads (--set threads=N; the results are\n"
+    "  the same for every N).  Programs are built with nvcc (CUDA 13) when\n"
+    "  missing, as by `warpsim bench run`.\n"
     "  Exit status: 0 all ran and verified, 1 a run failed, 2 usage error (a\n"
     "  plug-in that cannot be loaded included).\n";
 
@@ -86,7 +88,7 @@ static int cmp_parse(cmp_cli *c, int argc, char **argv)
     static const cli_opt opts[] = {
         {"help", false}, {"config", true}, {"set", true}, {"size", true}, {"rebuild", false},
         {"schedulers", true}, {"json", true}, {"bench-dir", true}, {"bin-dir", true},
-        {"plugin", true}, {NULL, false}};
+        {"plugin", true}, {"threads", true}, {NULL, false}};
     cli_iter it;
     const char *name, *v;
     int r;

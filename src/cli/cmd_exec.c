@@ -61,6 +61,9 @@ static const char exec_usage[] =
     "  --timing-every K    sampling: time every K-th selected launch, run the others\n"
     "                      functionally (--set timing_every=K); the report gives\n"
     "                      the functional launches as functional_launches\n"
+    "  --threads N         host threads ticking the SMs, 1-256 (--set threads=N;\n"
+    "                      implies --timing); the statistics are the same for\n"
+    "                      every N\n"
     "  --timing-report FILE  the full timing report as JSON\n"
     "  --timeseries FILE   the time series (with --set timeseries_interval=N;\n"
     "                      FILE ending .json: JSON, else CSV)\n"
@@ -83,7 +86,7 @@ static const cli_opt exec_opts[] = {
     {"lib-dir", true}, {"timing", false}, {"config", true}, {"set", true},
     {"timing-report", true}, {"timeseries", true}, {"plugin", true}, {"memcheck", false},
     {"keep-ptx", true}, {"timing-from", true}, {"timing-kernels", true}, {"timing-every", true},
-    {"progress-limit", true}, {NULL, false}
+    {"progress-limit", true}, {"threads", true}, {NULL, false}
 };
 
 #define EXEC_MAX_SETS 64
@@ -96,6 +99,7 @@ typedef struct exec_timing {
     int nsets;
     char plugins[CLI_PLUGINS_MAX];   /* colon-separated absolute paths */
     char ffwd[3][600];               /* --timing-from/-kernels/-every as key=value */
+    char threads[CLI_THREADS_SET];   /* --threads N as threads=N (the last one given) */
 } exec_timing;
 
 /* --timing-from, --timing-kernels, --timing-every: the settings they stand
@@ -187,7 +191,17 @@ static bool apply_opt(const char *name, const char *v, const char **lib_dir, exe
         return add_ffwd(t, name, v);
     else if (strcmp(name, "plugin") == 0)
         return cli_plugin_add("exec", t->plugins, sizeof t->plugins, v);
-    else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
+    else if (strcmp(name, "threads") == 0) {
+        if (!cli_threads_setting("exec", v, t->threads, NULL)) return false;
+        if (t->nsets == EXEC_MAX_SETS) {
+            cli_error("exec", "too many --set and --threads (at most %d)", EXEC_MAX_SETS);
+            return false;
+        }
+        t->on = true;
+        /* a later --threads rewrites the one buffer, so every slot of it
+           reads the last value: as with --set, the last one given wins */
+        t->sets[t->nsets++] = t->threads;
+    } else if (strcmp(name, "timing-report") == 0) setenv("WARPSIM_TIMING_REPORT", v, 1);
     else if (strcmp(name, "timeseries") == 0) setenv("WARPSIM_TIMESERIES", v, 1);
     else if (strcmp(name, "stats-json") == 0) setenv("WARPSIM_STATS_JSON", v, 1);
     else if (strcmp(name, "per-kernel") == 0) setenv("WARPSIM_STATS_PER_KERNEL", "1", 1);

@@ -22,6 +22,7 @@ static const char run_usage[] =
     "usage: warpsim run FILE.ptx KERNEL --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--shared BYTES] [--arg SPEC]... [--dump ARG:N]...\n"
     "                   [--timing | --config NAME|FILE] [--set key=value]...\n"
+    "                   [--threads N]\n"
     "                   [--plugin FILE.so]... [--memcheck] [--progress-limit N]\n"
     "  Run KERNEL once; --arg gives the kernel parameters in order.\n"
     "  SPEC is one of:\n"
@@ -44,6 +45,8 @@ static const char run_usage[] =
     "                   implies --timing\n"
     "  --set key=value  override one parameter (repeatable; warpsim config show\n"
     "                   lists them); implies --timing\n"
+    "  --threads N      host threads ticking the SMs, 1-256 (--set threads=N;\n"
+    "                   implies --timing); the statistics are the same for every N\n"
     "  --stats-json FILE   write the timing report as JSON\n"
     "  --timeseries FILE   write the time series (needs --set\n"
     "                   timeseries_interval=N; FILE ending .json: JSON, else CSV)\n"
@@ -87,6 +90,7 @@ typedef struct run_job {
     const char *sets[RUN_MAX_SETS + 1];
     uint32_t nsets;
     char plugins[CLI_PLUGINS_MAX];   /* colon-separated, "" = none */
+    char threads[CLI_THREADS_SET];   /* --threads N as threads=N (the last one given) */
     uint64_t progress_limit;         /* ws_options.progress_limit */
 } run_job;
 
@@ -246,6 +250,16 @@ static int handle_option(run_job *job, const char *cmd, const char *name, const 
         }
         job->sets[job->nsets++] = value;
         job->timing = true;
+    } else if (strcmp(name, "threads") == 0) {
+        if (!cli_threads_setting(cmd, value, job->threads, NULL)) return CLI_EXIT_USAGE;
+        if (job->nsets == RUN_MAX_SETS) {
+            cli_error(cmd, "too many --set and --threads (at most %d)", RUN_MAX_SETS);
+            return CLI_EXIT_USAGE;
+        }
+        /* one buffer: every slot of it reads the last --threads, which
+           wins over an earlier --set threads= as a later --set would */
+        job->sets[job->nsets++] = job->threads;
+        job->timing = true;
     } else if (strcmp(name, "plugin") == 0) {
         if (!cli_plugin_add(cmd, job->plugins, sizeof job->plugins, value))
             return CLI_EXIT_USAGE;
@@ -276,7 +290,7 @@ static int parse_command_line(run_job *job, int argc, char **argv)
         {"grid", true}, {"block", true}, {"shared", true}, {"arg", true},
         {"dump", true}, {"help", false}, {"timing", false}, {"config", true},
         {"set", true}, {"stats-json", true}, {"timeseries", true}, {"plugin", true},
-        {"memcheck", false}, {"progress-limit", true},
+        {"memcheck", false}, {"progress-limit", true}, {"threads", true},
         {NULL, false}};
     cli_iter it;
     const char *name, *value;
@@ -298,7 +312,7 @@ static int parse_command_line(run_job *job, int argc, char **argv)
     }
     if ((job->stats_json || job->timeseries) && !job->timing) {
         cli_error(argv[0], "--stats-json and --timeseries need the timing model "
-                  "(--timing, --config or --set)");
+                  "(--timing, --config, --set or --threads)");
         return CLI_EXIT_USAGE;
     }
     if (!job->path || !job->kernel || !job->have_grid || !job->have_block) {

@@ -3,7 +3,9 @@
 ** model over the bundled benchmark suite (bench/manifest.json, built and
 ** run with the `warpsim bench` machinery of bench_exec.c).  Per benchmark
 ** and in total: thread instructions, simulated cycles, wall seconds,
-** thread-instructions per second and simulated cycles per second.
+** thread-instructions per second and simulated cycles per second.  With
+** --threads N (N >= 2) each benchmark runs at one and at N host threads
+** and the two are compared (bench_threads.c).
 */
 #include "cli.h"
 #include "cli_bench.h"
@@ -17,7 +19,8 @@
 static const char tb_usage[] =
     "usage: warpsim timing-bench [--config NAME|FILE] [--set key=value]...\n"
     "                            [--size tiny|small] [--rebuild] [--bench-dir DIR]\n"
-    "                            [--bin-dir DIR] [--plugin FILE.so]... [NAME...]\n"
+    "                            [--bin-dir DIR] [--plugin FILE.so]... [--threads N]\n"
+    "                            [NAME...]\n"
     "  Run each named benchmark (default: all of bench/manifest.json) on the\n"
     "  timing model (default machine gtx480, size tiny) and print, per benchmark\n"
     "  and in total, thread instructions, simulated cycles, wall-clock seconds\n"
@@ -25,10 +28,18 @@ static const char tb_usage[] =
     "  rates thread-instructions/s and simulated cycles/s.  Programs are built\n"
     "  with nvcc when missing, as by `warpsim bench run`.  --plugin loads a\n"
     "  policy plug-in into every run (repeatable), for --set to name.\n"
-    "  Exit status: 0 all ran and verified, 1 one failed, 2 usage error.\n";
+    "  --threads N (2-256): run each benchmark twice, with threads=1 and with\n"
+    "  threads=N (host threads ticking the SMs; these win over --set threads=),\n"
+    "  and print both runs' wall seconds and rates, the speed-up (wall at 1 /\n"
+    "  wall at N; the total's from the summed walls) and whether the two\n"
+    "  statistics JSON files are byte-identical (same / DIFFER: both files are\n"
+    "  kept and named).  --threads 1 is --set threads=1.\n"
+    "  Exit status: 0 all ran and verified (and, with --threads, every pair of\n"
+    "  statistics is the same), 1 one failed or differed, 2 usage error.\n";
 
 typedef struct tb_cli {
     bench_timing_req q;
+    uint32_t threads;         /* --threads N; 0 = not given */
     const char *bench_dir;
     const char *names[TB_MAX_NAMES];
     int nnames;
@@ -38,7 +49,8 @@ static int tb_parse(tb_cli *c, int argc, char **argv)
 {
     static const cli_opt opts[] = {
         {"help", false}, {"config", true}, {"set", true}, {"size", true}, {"rebuild", false},
-        {"bench-dir", true}, {"bin-dir", true}, {"plugin", true}, {NULL, false}};
+        {"bench-dir", true}, {"bin-dir", true}, {"plugin", true}, {"threads", true},
+        {NULL, false}};
     cli_iter it;
     const char *name, *v;
     int r;
@@ -51,12 +63,38 @@ static int tb_parse(tb_cli *c, int argc, char **argv)
         } else if (strcmp(name, "help") == 0) {
             fputs(tb_usage, stdout);
             return CLI_EXIT_OK;
+        } else if (strcmp(name, "threads") == 0) {
+            if (!cli_threads_setting(c->q.cmd, v, c->q.threads, &c->threads))
+                return CLI_EXIT_USAGE;
         } else if ((r = bench_timing_option(&c->q, &c->bench_dir, name, v,
                                             BENCH_TIMING_MAX_SETS - 1, false)) <= 0) {
             return CLI_EXIT_USAGE;   /* 0 cannot happen: the table holds only these */
         }
     }
+    /* --threads 1: one run each, as --set threads=1 last (it wins); with
+       N >= 2 bench_threads.c adds the setting to each run itself */
+    if (c->threads == 1) {
+        if (c->q.nsets >= BENCH_TIMING_MAX_SETS - 1) {   /* one slot for the NULL */
+            cli_error(c->q.cmd, "too many --set and --threads (at most %d)",
+                      BENCH_TIMING_MAX_SETS - 1);
+            return CLI_EXIT_USAGE;
+        }
+        c->q.sets[c->q.nsets++] = c->q.threads;
+    }
     return -1;
+}
+
+/* The header's host threads: "one thread" unless a --set threads=K (the
+   last one) says otherwise. */
+static void tb_head(const tb_cli *c)
+{
+    const char *k = NULL;
+    for (int i = 0; i < c->q.nsets; i++)
+        if (strncmp(c->q.sets[i], "threads=", 8) == 0) k = c->q.sets[i] + 8;
+    printf("timing model speed: config %s, size %s, ", c->q.config ? c->q.config : "gtx480",
+           bench_size_names[c->q.size]);
+    if (k && strcmp(k, "1") != 0) printf("threads=%s\n", k);
+    else printf("one thread\n");
 }
 
 static void print_row(const char *name, const bench_timing *r, const char *note)
@@ -78,8 +116,12 @@ int cli_cmd_timing_bench(int argc, char **argv)
     rc = bench_timing_prepare(&c.q, c.bench_dir, c.names, c.nnames, NULL, &m, list,
                               TB_MAX_NAMES * 2, &n);
     if (rc >= 0) return rc;
-    printf("timing model speed: config %s, size %s, one thread\n",
-           c.q.config ? c.q.config : "gtx480", bench_size_names[c.q.size]);
+    if (c.threads >= 2) {
+        rc = bench_threads_compare(&c.q, &m, list, n, c.threads);
+        bench_manifest_free(&m);
+        return rc;
+    }
+    tb_head(&c);
     printf("%-15s %14s %12s %9s %12s %12s\n", "benchmark", "thread-insns", "cycles", "wall-s",
            "M-tinsn/s", "M-cycles/s");
     bench_timing total = { 0 };
