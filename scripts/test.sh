@@ -71,10 +71,12 @@ run_tsan() {
 # owl_single_group, ccws_gto_identity, owl_prefetch_identity; 340 s under
 # the sanitizers): the normal build checks the equalities, and the
 # sanitizer build still runs every one of those policies on the benchmark
-# programs (dram-sample's rotation). And the Slurm test (49 s) spends its
+# programs (dram-sample's rotation); threads_identity compares the thread
+# counts, which test_timing_threads and the sanitizers' runs of the
+# parallel path there and in run_tsan still cover. And the Slurm test (49 s) spends its
 # time in Slurm's daemons; its code runs sanitized in sweep_parallel's
 # run-point and sweep-collect.
-asan_skip='^(bench_dram_(mrigridding|transpose|mummer|reduction|lud)|cli_(mascar_invariants|fetch_dram_equiv|owl_single_group|ccws_gto_identity|owl_prefetch_identity|sweep_slurm))$'
+asan_skip='^(bench_dram_(mrigridding|transpose|mummer|reduction|lud)|cli_(mascar_invariants|fetch_dram_equiv|owl_single_group|ccws_gto_identity|owl_prefetch_identity|sweep_slurm|threads_identity))$'
 run_suite normal build ''
 run_suite asan build-asan "$asan_skip" -DWS_SANITIZE=ON
 run_tsan

@@ -313,7 +313,8 @@ gpu *gpu_new_with(const gpu_config *cfg, const ws_resolved_policies *rp,
     }
     /* one thread where the SMs share more than smpar.c separates: the
        simple backend's one queue, the GPU-wide L1D stream and MSHR record */
-    uint32_t threads = g->mem.defer && !g->l1trace && !g->dup.e ? g->cfg.threads : 1;
+    uint32_t threads = g->mem.defer && g->mem.recv_sm && !g->l1trace && !g->dup.e
+                     ? g->cfg.threads : 1;
     if (!(g->par = smpar_new(g->nsm, threads))) {
         snprintf(err, errlen, "could not start %u host threads for the SMs", threads);
         gpu_free(g);
@@ -579,14 +580,8 @@ static bool gpu_all_idle(const gpu *g)
 /* One core cycle. Returns true when something happened (no skipping). */
 static bool gpu_step(gpu *g, gpu_kernel_stats *st)
 {
-    bool busy = false;
     uint64_t now = g->cycle;
-    mem_req rep;
-    while (g->mem.recv(g->mem.impl, now, &rep)) {
-        if (rep.sm < g->nsm) core_sm_reply(g->sms[rep.sm], &rep, now);
-        busy = true;
-    }
-    smpar_tick(g->par, g->sms, g->ports, g->launch->gmem, now);
+    bool busy = smpar_tick(g->par, g->sms, g->ports, &g->mem, g->launch->gmem, now);
     if (smpar_commit(g->par, g->launch, &g->mem, now)) g->oom = true;
     for (uint32_t i = 0; i < g->nsm; i++) busy |= core_sm_active(g->sms[i]);
     g->refusing = g->mem.refusing(g->mem.impl);

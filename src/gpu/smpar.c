@@ -36,9 +36,14 @@ struct smpar {
     char **obuf;
     size_t *olen;
     gpu_kernel_stats *st;       /* per SM: its counters since the last fold */
+    bool *replied;              /* per SM: it took a reply this cycle */
+    uint32_t live;              /* SMs with live warps after the last cycle */
+    uint64_t solo_until;        /* one thread until this cycle: threads were late */
+    uint64_t backoff;           /* cycles of the next such wait */
     /* the phase being run */
     core_sm **sms;
     mem_port *ports;
+    const mem_lower *mem;
     uint64_t now;
 };
 
@@ -54,7 +59,8 @@ smpar *smpar_new(uint32_t nsm, uint32_t threads)
     p->obuf = calloc(nsm, sizeof *p->obuf);
     p->olen = calloc(nsm, sizeof *p->olen);
     p->st = calloc(nsm, sizeof *p->st);
-    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st;
+    p->replied = calloc(nsm, sizeof *p->replied);
+    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->replied;
     for (uint32_t i = 0; ok && i < nsm; i++)
         ok = (p->wlog[i] = emu_wlog_new()) && (p->oob[i] = emu_oob_new())
              && (p->out[i] = open_memstream(&p->obuf[i], &p->olen[i]));
@@ -83,6 +89,7 @@ void smpar_free(smpar *p)
     free(p->obuf);
     free(p->olen);
     free(p->st);
+    free(p->replied);
     free(p);
 }
 
@@ -99,6 +106,7 @@ static void smpar_stats_reset(gpu_kernel_stats *s, uint32_t regs_per_thread)
 
 void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *st)
 {
+    p->solo_until = 0;
     for (uint32_t i = 0; i < p->nsm; i++) {
         emu_launch *s = &p->sl[i];
         *s = *l;
@@ -116,24 +124,71 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
     }
 }
 
-/* Part `part` of the tick: a contiguous range of SMs. */
+/* SM `i`'s replies due now, then its tick. */
+static void smpar_sm(smpar *p, uint32_t i)
+{
+    mem_req rep;
+    bool got = false;
+    while (p->mem->recv_sm(p->mem->impl, i, p->now, &rep)) {
+        core_sm_reply(p->sms[i], &rep, p->now);
+        got = true;
+    }
+    p->replied[i] = got;
+    core_sm_tick(p->sms[i], &p->ports[i], p->now);
+}
+
+/* Part `part` of the tick: every nparts-th SM.  Interleaved rather than
+   in blocks, because the busy SMs are usually neighbours (CTAs are placed
+   round the SMs in order, and a small grid fills only the first ones);
+   fixed, so that an SM stays in one thread's caches. */
 static void smpar_part(void *ctx, uint32_t part, uint32_t nparts)
 {
     smpar *p = ctx;
-    uint32_t lo = (uint32_t)((uint64_t)p->nsm * part / nparts);
-    uint32_t hi = (uint32_t)((uint64_t)p->nsm * (part + 1) / nparts);
-    for (uint32_t i = lo; i < hi; i++) core_sm_tick(p->sms[i], &p->ports[i], p->now);
+    for (uint32_t i = part; i < p->nsm; i += nparts) smpar_sm(p, i);
 }
 
-void smpar_tick(smpar *p, core_sm **sms, mem_port *ports, emu_mem *gmem, uint64_t now)
+bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, emu_mem *gmem,
+                uint64_t now)
 {
     p->sms = sms;
     p->ports = ports;
+    p->mem = mem;
     p->now = now;
+    bool replied = false;
     emu_mem_freeze(gmem, true);
-    if (p->pool) wk_run(p->pool, smpar_part, p);
-    else smpar_part(p, 0, 1);
+    /* threads only pay when each gets two SMs with warps: a cycle of one
+       or two busy SMs costs less than waking a thread (the result is the
+       same either way) */
+    if (p->pool && p->live >= 2 * wk_threads(p->pool) && now >= p->solo_until) {
+        /* each SM takes its replies on its own thread (accounted at the
+           join).  A late thread means the host's CPUs are taken: waiting
+           for it each cycle would cost far more than one thread, so the
+           SMs stay on one for a while, longer each time (wall-clock
+           scheduling: the statistics are the same either way) */
+        if (wk_run(p->pool, smpar_part, p)) {
+            p->backoff = p->backoff ? (p->backoff < (1u << 20) ? p->backoff * 2 : p->backoff) : 1024;
+            p->solo_until = now + p->backoff;
+        } else if (p->backoff) {
+            p->backoff--;
+        }
+        for (uint32_t i = 0; i < p->nsm; i++) replied |= p->replied[i];
+    } else {
+        /* one thread: all replies first, then the SMs in the rotating order,
+           as the serial loop always ran (the GPU-wide L1D stream and MSHR
+           record, which keep one thread, see the SMs in this order); the
+           replies are counted at once (mem_lower.recv) */
+        mem_req rep;
+        while (mem->recv(mem->impl, now, &rep)) {
+            if (rep.sm < p->nsm) core_sm_reply(sms[rep.sm], &rep, now);
+            replied = true;
+        }
+        for (uint32_t k = 0; k < p->nsm; k++) {
+            uint32_t i = (uint32_t)((now + k) % p->nsm);
+            core_sm_tick(sms[i], &ports[i], now);
+        }
+    }
     emu_mem_freeze(gmem, false);
+    return replied;
 }
 
 /* Device printf of SM `i` so far, to the launch's stream (closing the
@@ -172,8 +227,11 @@ static int smpar_join(smpar *p, uint32_t i, emu_launch *l)
 int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now)
 {
     int rc = 0;
+    if (p->pool) mem->commit_replies(mem->impl);   /* before any send, as serially */
+    p->live = 0;
     for (uint32_t k = 0; k < p->nsm; k++) {
         uint32_t i = (uint32_t)((now + k) % p->nsm);
+        p->live += core_sm_live_warps(p->sms[i]) > 0;
         if (smpar_join(p, i, l)) core_sm_set_fault(p->sms[i]);
         if (mem->commit && mem->commit(mem->impl, i)) rc = -1;
     }

@@ -24,10 +24,13 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
 emu_launch *smpar_launch(smpar *p, uint32_t sm);
 gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm);
 
-/* Tick every SM at `now` (device memory `gmem` frozen meanwhile), then
-   join them into `l` and commit their sends in the serial loop's order;
-   commit returns -1 when the host ran out of memory for a send. */
-void smpar_tick(smpar *p, core_sm **sms, mem_port *ports, emu_mem *gmem, uint64_t now);
+/* Give every SM its replies due at `now` from `mem` and tick it (device
+   memory `gmem` frozen meanwhile); true when an SM took a reply.  Then join
+   them into `l` and commit their sends in the serial loop's order; commit
+   returns -1 when the host ran out of memory for a send.  Several threads
+   need `mem` to defer (mem_lower.defer, recv_sm, commit_replies). */
+bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, emu_mem *gmem,
+                uint64_t now);
 int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now);
 
 /* Add the SMs' counters to `st` (before anything reads it). */

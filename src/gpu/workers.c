@@ -19,11 +19,12 @@
 #include <unistd.h>
 
 #define WK_SPIN 20000          /* polls before sleeping (a few tens of µs) */
-#define WK_SPIN_OVER 64        /* the same with more threads than host CPUs */
 
 struct wk_pool {
-    uint32_t n;                /* parts: the caller runs part 0 */
-    uint32_t spin;             /* polls before sleeping */
+    uint32_t n;                /* parts of a phase */
+    uint32_t nt;               /* threads, the caller included: thread k runs
+                                  parts k, k + nt, ... (at most the host's CPUs:
+                                  more would only take turns at the barrier) */
     pthread_t *tid;
     uint32_t started;
     pthread_mutex_t mu;
@@ -50,7 +51,7 @@ static inline void wk_relax(uint32_t i)
 /* Wait until the generation differs from `seen` (or quit). */
 static uint64_t wk_wait_phase(wk_pool *p, uint64_t seen)
 {
-    for (uint32_t i = 0; i < p->spin; i++) {
+    for (uint32_t i = 0; i < WK_SPIN; i++) {
         uint64_t g = atomic_load(&p->gen);
         if (g != seen || atomic_load(&p->quit)) return g;
         wk_relax(i);
@@ -73,7 +74,7 @@ static void *wk_main(void *arg)
     for (;;) {
         seen = wk_wait_phase(p, seen);
         if (atomic_load(&p->quit)) return NULL;
-        p->fn(p->ctx, a.part, p->n);
+        for (uint32_t k = a.part; k < p->n; k += p->nt) p->fn(p->ctx, k, p->n);
         if (atomic_fetch_sub(&p->pending, 1) == 1 && atomic_load(&p->caller_asleep)) {
             pthread_mutex_lock(&p->mu);
             pthread_cond_signal(&p->done);
@@ -87,15 +88,14 @@ wk_pool *wk_new(uint32_t n)
     wk_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->n = n ? n : 1;
-    /* spinning only pays while every thread has a CPU of its own */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    p->spin = cpus > 0 && p->n > (uint32_t)cpus ? WK_SPIN_OVER : WK_SPIN;
-    p->tid = calloc(p->n, sizeof *p->tid);
+    p->nt = cpus > 0 && p->n > (uint32_t)cpus ? (uint32_t)cpus : p->n;
+    p->tid = calloc(p->nt, sizeof *p->tid);
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
     if (!p->tid) { wk_free(p); return NULL; }
-    for (uint32_t k = 1; k < p->n; k++) {
+    for (uint32_t k = 1; k < p->nt; k++) {
         wk_arg *a = malloc(sizeof *a);
         if (!a) { wk_free(p); return NULL; }
         *a = (wk_arg){ p, k };
@@ -110,25 +110,26 @@ wk_pool *wk_new(uint32_t n)
 }
 
 uint32_t wk_parts(const wk_pool *p) { return p->n; }
+uint32_t wk_threads(const wk_pool *p) { return p->nt; }
 
-void wk_run(wk_pool *p, wk_fn fn, void *ctx)
+bool wk_run(wk_pool *p, wk_fn fn, void *ctx)
 {
-    if (p->n == 1) {
-        fn(ctx, 0, 1);
-        return;
+    if (p->nt == 1) {
+        for (uint32_t k = 0; k < p->n; k++) fn(ctx, k, p->n);
+        return false;
     }
     p->fn = fn;
     p->ctx = ctx;
-    atomic_store(&p->pending, p->n - 1);
+    atomic_store(&p->pending, p->nt - 1);
     atomic_fetch_add(&p->gen, 1);
     if (atomic_load(&p->sleepers)) {
         pthread_mutex_lock(&p->mu);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->mu);
     }
-    fn(ctx, 0, p->n);
-    for (uint32_t i = 0; i < p->spin; i++) {
-        if (!atomic_load(&p->pending)) return;
+    for (uint32_t k = 0; k < p->n; k += p->nt) fn(ctx, k, p->n);
+    for (uint32_t i = 0; i < WK_SPIN; i++) {
+        if (!atomic_load(&p->pending)) return false;
         wk_relax(i);
     }
     pthread_mutex_lock(&p->mu);
@@ -136,6 +137,7 @@ void wk_run(wk_pool *p, wk_fn fn, void *ctx)
     while (atomic_load(&p->pending)) pthread_cond_wait(&p->done, &p->mu);
     atomic_store(&p->caller_asleep, false);
     pthread_mutex_unlock(&p->mu);
+    return true;
 }
 
 void wk_free(wk_pool *p)

@@ -47,9 +47,17 @@ typedef struct ms_pend {
     int64_t refused_free;        /* -1: accepted */
 } ms_pend;
 
+/* Replies an SM took while its accounting waits (ml_recv_sm). */
+typedef struct ms_tally {
+    uint32_t n;                  /* replies */
+    uint64_t count, sum, max;    /* of the reads among them: round trips */
+    uint64_t hist[GPU_RT_BUCKETS];
+} ms_tally;
+
 typedef struct ms_smport {
     mem_sys *ms;
     uint32_t sm;
+    ms_tally got;
     ms_pend *pend;               /* deferred sends of this cycle, in order */
     uint32_t npend, cap;
     uint32_t pend_flits;         /* flits of the accepted ones */
@@ -420,18 +428,38 @@ static bool ms_send(void *impl, const mem_req *r, uint64_t cycle)
     return true;
 }
 
-static void ms_account_reply(mem_sys *ms, const mem_req *r, uint64_t cycle)
+static void ms_tally_add(ms_tally *t, const mem_req *r, uint64_t cycle)
 {
-    ms->outstanding--;
-    ms->ndeliver--;
+    t->n++;
     if (r->kind == MEM_WRITE) return;
     uint64_t lat = cycle > r->sent ? cycle - r->sent : 0;
     uint32_t b = 0;
     while (b + 1 < GPU_RT_BUCKETS && lat >> (b + 1)) b++;
-    ms->rt_hist[b]++;
-    ms->rt_count++;
-    ms->rt_sum += lat;
-    if (lat > ms->rt_max) ms->rt_max = lat;
+    t->hist[b]++;
+    t->count++;
+    t->sum += lat;
+    if (lat > t->max) t->max = lat;
+}
+
+/* Count the replies of `t` as delivered (all sums and a maximum, so the
+   order ports are applied in does not matter) and empty it. */
+static void ms_tally_apply(mem_sys *ms, ms_tally *t)
+{
+    if (!t->n) return;
+    ms->outstanding -= t->n;
+    ms->ndeliver -= t->n;
+    for (uint32_t b = 0; b < GPU_RT_BUCKETS; b++) ms->rt_hist[b] += t->hist[b];
+    ms->rt_count += t->count;
+    ms->rt_sum += t->sum;
+    if (t->max > ms->rt_max) ms->rt_max = t->max;
+    *t = (ms_tally){ 0 };
+}
+
+static void ms_account_reply(mem_sys *ms, const mem_req *r, uint64_t cycle)
+{
+    ms_tally t = { 0 };
+    ms_tally_add(&t, r, cycle);
+    ms_tally_apply(ms, &t);
 }
 
 static bool ms_port_recv(void *impl, uint64_t cycle, mem_req *out)
@@ -780,6 +808,24 @@ static void ml_free(void *impl) { mem_sys_free(impl); }
 
 static void ml_defer(void *impl, bool on) { ((mem_sys *)impl)->defer = on; }
 
+/* SM `sm`'s next reply, its accounting kept in the port until
+   ml_commit_replies: the SMs take their replies on their own threads. */
+static bool ml_recv_sm(void *impl, uint32_t sm, uint64_t cycle, mem_req *out)
+{
+    mem_sys *ms = impl;
+    ms_ring *q = &ms->deliver[sm];
+    if (!q->n) return false;
+    ring_pop(q, out);
+    ms_tally_add(&ms->ports[sm].got, out, cycle);
+    return true;
+}
+
+static void ml_commit_replies(void *impl)
+{
+    mem_sys *ms = impl;
+    for (uint32_t i = 0; i < ms->nsm; i++) ms_tally_apply(ms, &ms->ports[i].got);
+}
+
 /* Inject SM `sm`'s deferred sends in order; -1 when the host ran out of
    memory for a packet (the send was already promised). */
 static int ml_commit(void *impl, uint32_t sm)
@@ -869,5 +915,6 @@ mem_lower mem_sys_lower(mem_sys *ms)
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
                         .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,
-                        .free = ml_free, .defer = ml_defer, .commit = ml_commit };
+                        .free = ml_free, .defer = ml_defer, .commit = ml_commit,
+                        .recv_sm = ml_recv_sm, .commit_replies = ml_commit_replies };
 }
