@@ -6,7 +6,8 @@
 **
 ** Each core cycle: replies due from the memory go to their SM's caches;
 ** every SM ticks (in an order that rotates with the cycle so no SM always
-** gets the port first); the dispatcher places waiting CTAs where they fit
+** gets the port first; on `threads` host threads, smpar.c, with the same
+** result); the dispatcher places waiting CTAs where they fit
 ** (CTA-mapping policy); the memory runs its clocks through the cycle.
 ** When no SM did anything and nothing is due, the loop lets the memory run
 ** ahead to the next cycle at which an SM could see a change (a register
@@ -35,8 +36,9 @@
 
 /* the port an SM sends through: stamps the request's launch-wide warp id
    and counts it, then hands it to the memory's own port */
+/* a cache line each: the SMs' threads count their sends here (smpar.c) */
 typedef struct gpu_port {
-    gpu *g;
+    _Alignas(64) gpu *g;
     uint32_t sm;
     mem_port below;
     uint64_t requests, request_bytes;   /* this SM's, summed per kernel */
@@ -192,7 +194,7 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
         }
         g->mem = gpu_simple_lower(be);
     }
-    g->gports = calloc(g->nsm, sizeof *g->gports);
+    g->gports = aligned_alloc(_Alignof(gpu_port), g->nsm * sizeof *g->gports);
     g->ports = calloc(g->nsm, sizeof *g->ports);
     if (!g->gports || !g->ports) {
         snprintf(err, errlen, "out of host memory creating the GPU");

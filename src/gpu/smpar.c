@@ -13,8 +13,10 @@
 **     emu_launch, joined into the real one;
 **   - the kernel's statistics: each SM counts into its own
 **     gpu_kernel_stats, added up (smpar_fold) before anything reads them;
-**   - requests sent below the L1s: the memory system defers them
-**     (mem_lower.defer) and injects them at the join (mem_lower.commit).
+**   - requests sent below the L1s, replies taken: the memory system
+**     defers sends (mem_lower.defer) and injects them at the join
+**     (mem_lower.commit); an SM pops its own replies (recv_sm), counted
+**     as delivered at the join (commit_replies).
 ** The same code runs with one thread, so one thread and N give the same
 ** result by construction.  The one visible rule: a global store becomes
 ** visible to other SMs at the end of the cycle it executes in.
@@ -26,17 +28,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A flag of its own cache line: written by one thread, read by the caller
+   (sharing a line, the threads' writes would pass it back and forth). */
+typedef struct smpar_flag { _Alignas(64) bool on; } smpar_flag;
+/* An SM's launch copy on lines of its own: every instruction counts in it. */
+typedef struct smpar_launch_slot { _Alignas(64) emu_launch l; } smpar_launch_slot;
+
 struct smpar {
     uint32_t nsm;
     wk_pool *pool;              /* NULL: one thread */
-    emu_launch *sl;             /* per SM: its copy of the running launch */
+    smpar_launch_slot *sl;      /* per SM: its copy of the running launch */
     emu_wlog **wlog;
     emu_oob_log **oob;
     FILE **out;                 /* per SM: device printf, until the join */
     char **obuf;
     size_t *olen;
     gpu_kernel_stats *st;       /* per SM: its counters since the last fold */
-    bool *replied;              /* per SM: it took a reply this cycle */
+    smpar_flag *replied;        /* per part: one of its SMs took a reply */
     uint32_t live;              /* SMs with live warps after the last cycle */
     uint64_t solo_until;        /* one thread until this cycle: threads were late */
     uint64_t backoff;           /* cycles of the next such wait */
@@ -52,15 +60,19 @@ smpar *smpar_new(uint32_t nsm, uint32_t threads)
     smpar *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->nsm = nsm;
-    p->sl = calloc(nsm, sizeof *p->sl);
+    p->sl = aligned_alloc(_Alignof(smpar_launch_slot), nsm * sizeof *p->sl);
     p->wlog = calloc(nsm, sizeof *p->wlog);
     p->oob = calloc(nsm, sizeof *p->oob);
     p->out = calloc(nsm, sizeof *p->out);
     p->obuf = calloc(nsm, sizeof *p->obuf);
     p->olen = calloc(nsm, sizeof *p->olen);
     p->st = calloc(nsm, sizeof *p->st);
-    p->replied = calloc(nsm, sizeof *p->replied);
+    p->replied = aligned_alloc(_Alignof(smpar_flag), nsm * sizeof *p->replied);
     bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->replied;
+    if (ok) {
+        memset(p->sl, 0, nsm * sizeof *p->sl);
+        memset(p->replied, 0, nsm * sizeof *p->replied);
+    }
     for (uint32_t i = 0; ok && i < nsm; i++)
         ok = (p->wlog[i] = emu_wlog_new()) && (p->oob[i] = emu_oob_new())
              && (p->out[i] = open_memstream(&p->obuf[i], &p->olen[i]));
@@ -94,7 +106,7 @@ void smpar_free(smpar *p)
 }
 
 uint32_t smpar_threads(const smpar *p) { return p->pool ? wk_parts(p->pool) : 1; }
-emu_launch *smpar_launch(smpar *p, uint32_t sm) { return &p->sl[sm]; }
+emu_launch *smpar_launch(smpar *p, uint32_t sm) { return &p->sl[sm].l; }
 gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm) { return &p->st[sm]; }
 
 /* The per-SM statistics start from nothing but what the cores read. */
@@ -108,7 +120,7 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
 {
     p->solo_until = 0;
     for (uint32_t i = 0; i < p->nsm; i++) {
-        emu_launch *s = &p->sl[i];
+        emu_launch *s = &p->sl[i].l;
         *s = *l;
         s->warp_insns = s->thread_insns = s->mem_insns = s->bar_insns = 0;
         s->warp_insns_min = s->warp_insns_max = 0;
@@ -124,8 +136,8 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
     }
 }
 
-/* SM `i`'s replies due now, then its tick. */
-static void smpar_sm(smpar *p, uint32_t i)
+/* SM `i`'s replies due now, then its tick; true when it took a reply. */
+static bool smpar_sm(smpar *p, uint32_t i)
 {
     mem_req rep;
     bool got = false;
@@ -133,8 +145,8 @@ static void smpar_sm(smpar *p, uint32_t i)
         core_sm_reply(p->sms[i], &rep, p->now);
         got = true;
     }
-    p->replied[i] = got;
     core_sm_tick(p->sms[i], &p->ports[i], p->now);
+    return got;
 }
 
 /* Part `part` of the tick: every nparts-th SM.  Interleaved rather than
@@ -144,7 +156,9 @@ static void smpar_sm(smpar *p, uint32_t i)
 static void smpar_part(void *ctx, uint32_t part, uint32_t nparts)
 {
     smpar *p = ctx;
-    for (uint32_t i = part; i < p->nsm; i += nparts) smpar_sm(p, i);
+    bool got = false;
+    for (uint32_t i = part; i < p->nsm; i += nparts) got |= smpar_sm(p, i);
+    p->replied[part].on = got;
 }
 
 bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, emu_mem *gmem,
@@ -171,7 +185,7 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
         } else if (p->backoff) {
             p->backoff--;
         }
-        for (uint32_t i = 0; i < p->nsm; i++) replied |= p->replied[i];
+        for (uint32_t k = 0; k < wk_parts(p->pool); k++) replied |= p->replied[k].on;
     } else {
         /* one thread: all replies first, then the SMs in the rotating order,
            as the serial loop always ran (the GPU-wide L1D stream and MSHR
@@ -195,7 +209,7 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
    memory stream is what makes its buffer final; printf is rare). */
 static void smpar_flush_printf(smpar *p, uint32_t i, emu_launch *l)
 {
-    emu_launch *s = &p->sl[i];
+    emu_launch *s = &p->sl[i].l;
     if (!s->printed) return;
     s->printed = false;
     fclose(p->out[i]);
@@ -211,7 +225,7 @@ static void smpar_flush_printf(smpar *p, uint32_t i, emu_launch *l)
    done to `l` had this SM ticked now. */
 static int smpar_join(smpar *p, uint32_t i, emu_launch *l)
 {
-    emu_launch *s = &p->sl[i];
+    emu_launch *s = &p->sl[i].l;
     int rc = emu_wlog_empty(p->wlog[i]) ? 0 : emu_wlog_apply(p->wlog[i], l->gmem);
     smpar_flush_printf(p, i, l);
     /* progress: counted since this SM's last reset, or on top of the rest */
@@ -251,7 +265,7 @@ void smpar_kernel_end(smpar *p, emu_launch *l, gpu_kernel_stats *st)
     smpar_fold(p, st);
     for (uint32_t i = 0; i < p->nsm; i++) {
         /* what the cycle loop did not join: CTA set-up, an early stop */
-        emu_launch *s = &p->sl[i];
+        emu_launch *s = &p->sl[i].l;
         smpar_flush_printf(p, i, l);
         if (s->oob) emu_oob_merge(l->oob, s->oob);
         if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
