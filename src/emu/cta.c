@@ -195,10 +195,15 @@ void emu_launch_merge_counts(emu_launch *dst, emu_launch *src)
     if (src->warp_insns_min && (!dst->warp_insns_min || src->warp_insns_min < dst->warp_insns_min))
         dst->warp_insns_min = src->warp_insns_min;
     if (src->warp_insns_max > dst->warp_insns_max) dst->warp_insns_max = src->warp_insns_max;
-    src->warp_insns = src->thread_insns = src->mem_insns = src->bar_insns = 0;
-    src->warp_insns_sq = 0.0;
-    src->reg_hash = 0;
-    src->warp_insns_min = src->warp_insns_max = 0;
+    emu_launch_zero_counts(src);
+}
+
+void emu_launch_zero_counts(emu_launch *l)
+{
+    l->warp_insns = l->thread_insns = l->mem_insns = l->bar_insns = 0;
+    l->warp_insns_min = l->warp_insns_max = 0;
+    l->warp_insns_sq = 0.0;
+    l->reg_hash = 0;
 }
 
 /* splitmix64's finaliser: every input bit moves every output bit */

@@ -458,6 +458,8 @@ void emu_launch_count_warp(emu_launch *l, const emu_warp *w);
 /* Add the warp counters of `src` (a per-SM copy of the launch) to `dst`'s
    and zero them in `src`. */
 void emu_launch_merge_counts(emu_launch *dst, emu_launch *src);
+/* Zero the warp counters emu_launch_count_warp adds to. */
+void emu_launch_zero_counts(emu_launch *l);
 /* A hash of warp `w`'s kernel-frame registers and predicates (every lane,
    live or not) and its place in the grid. */
 uint64_t emu_warp_reg_hash(const emu_warp *w);

@@ -179,10 +179,7 @@ int emu_profile_build(const emu_launch *l, emu_profile *p, char *err, size_t err
     prof_build pb = { .p = p };
     emu_launch pl = *l;
     memset(&pl.fault, 0, sizeof pl.fault);
-    pl.warp_insns = pl.thread_insns = pl.mem_insns = pl.bar_insns = 0;
-    pl.warp_insns_min = pl.warp_insns_max = 0;
-    pl.warp_insns_sq = 0.0;
-    pl.reg_hash = 0;
+    emu_launch_zero_counts(&pl);
     pl.profile = NULL;
     pl.gmem = emu_mem_clone(l->gmem);
     pl.out = fopen("/dev/null", "w");   /* device printf happens in the real run */

@@ -105,7 +105,6 @@ void smpar_free(smpar *p)
     free(p);
 }
 
-uint32_t smpar_threads(const smpar *p) { return p->pool ? wk_parts(p->pool) : 1; }
 emu_launch *smpar_launch(smpar *p, uint32_t sm) { return &p->sl[sm].l; }
 gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm) { return &p->st[sm]; }
 
@@ -122,10 +121,7 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
     for (uint32_t i = 0; i < p->nsm; i++) {
         emu_launch *s = &p->sl[i].l;
         *s = *l;
-        s->warp_insns = s->thread_insns = s->mem_insns = s->bar_insns = 0;
-        s->warp_insns_min = s->warp_insns_max = 0;
-        s->warp_insns_sq = 0.0;
-        s->reg_hash = 0;
+        emu_launch_zero_counts(s);
         s->idle_insns = 0;
         s->progressed = s->printed = false;
         s->fault = (emu_fault){ .kind = EMU_OK };
@@ -221,20 +217,27 @@ static void smpar_flush_printf(smpar *p, uint32_t i, emu_launch *l)
     s->out = p->out[i] ? p->out[i] : l->out;
 }
 
+/* SM `i`'s printf text, out-of-allocation sites and fault, into `l`. */
+static void smpar_join_records(smpar *p, uint32_t i, emu_launch *l)
+{
+    emu_launch *s = &p->sl[i].l;
+    smpar_flush_printf(p, i, l);
+    if (s->oob) emu_oob_merge(l->oob, s->oob);
+    if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
+}
+
 /* Join SM `i`'s launch copy into `l`: what the serial loop would have
    done to `l` had this SM ticked now. */
 static int smpar_join(smpar *p, uint32_t i, emu_launch *l)
 {
     emu_launch *s = &p->sl[i].l;
     int rc = emu_wlog_empty(p->wlog[i]) ? 0 : emu_wlog_apply(p->wlog[i], l->gmem);
-    smpar_flush_printf(p, i, l);
     /* progress: counted since this SM's last reset, or on top of the rest */
     l->idle_insns = s->progressed ? s->idle_insns : l->idle_insns + s->idle_insns;
     if (s->progressed) l->progressed = true;
     s->idle_insns = 0;
     s->progressed = false;
-    if (s->oob) emu_oob_merge(l->oob, s->oob);
-    if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
+    smpar_join_records(p, i, l);
     return rc;
 }
 
@@ -265,10 +268,7 @@ void smpar_kernel_end(smpar *p, emu_launch *l, gpu_kernel_stats *st)
     smpar_fold(p, st);
     for (uint32_t i = 0; i < p->nsm; i++) {
         /* what the cycle loop did not join: CTA set-up, an early stop */
-        emu_launch *s = &p->sl[i].l;
-        smpar_flush_printf(p, i, l);
-        if (s->oob) emu_oob_merge(l->oob, s->oob);
-        if (s->fault.kind != EMU_OK && l->fault.kind == EMU_OK) l->fault = s->fault;
-        emu_launch_merge_counts(l, s);
+        smpar_join_records(p, i, l);
+        emu_launch_merge_counts(l, &p->sl[i].l);
     }
 }

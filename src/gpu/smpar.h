@@ -15,7 +15,6 @@ typedef struct smpar smpar;
    caller); NULL when threads or memory could not be had. */
 smpar *smpar_new(uint32_t nsm, uint32_t threads);
 void smpar_free(smpar *p);
-uint32_t smpar_threads(const smpar *p);
 
 /* A kernel starts: SM i runs on smpar_launch(p, i) (a copy of `l` with
    its own counters, write log and printf stream) and counts into
