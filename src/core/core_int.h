@@ -335,6 +335,7 @@ struct core_sm {
 
     /* per cycle */
     bool     active;              /* something happened: no skipping */
+    bool     poked;               /* a reply or a kernel start since the last tick */
     uint64_t wake;                /* earliest timed change among stalls */
     uint64_t last_progress;       /* last issue or load return */
     bool     fault;

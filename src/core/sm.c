@@ -197,6 +197,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     sm->ui = ui;
     sm->st = st;
     sm->fault = false;
+    sm->poked = true;                 /* the first tick is a real one */
     sm->saturated = sm->lsu_stalled = sm->hum_last = false;
     memset(sm->humc.cand, 0, (sm->nwarps + 63) / 64 * sizeof *sm->humc.cand);
     sm->humc.memo = false;
@@ -505,9 +506,51 @@ void core_sm_abort(core_sm *sm)
 /* The cycle                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+** Would this cycle's tick change nothing?  Nothing happened in the last
+** one (`active` false), nothing reached the SM since (a reply, a kernel
+** start; a new CTA sets `active`), no timed wait ends now (`wake`), no
+** policy ticks every cycle or is asked for an order that may change its
+** state (only a WS_PURE_ORDER order is not asked again: issue_sched), and
+** each waiting miss queue is certain to be refused again by the port.  Then the tick would repeat the last
+** cycle's counts: what a whole-GPU skip of one cycle accounts
+** (core_sm_account_skip), plus the refused sends themselves.
+*/
+static bool sm_quiet(const core_sm *sm, const mem_port *port, uint64_t cycle)
+{
+    if (sm->active || sm->poked || cycle >= sm->wake || sm->last_tick + 1 != cycle
+        || !sm->cfg->skip_idle_cycles || sm->fault || (sm->wp && sm->wp->tick))
+        return false;
+    if (sm->live_warps && sm->wp && sm->wp->order && !(sm->wp->needs & WS_PURE_ORDER))
+        return false;
+    bool waiting = false;
+    for (int c = 0; c < CORE_C_COUNT; c++) waiting |= mem_l1_queue_len(sm->l1[c]) > 0;
+    if (sm->l1i && mem_l1_queue_len(sm->l1i)) {
+        if (sm->imiss_cap) return false;      /* its own port: may take it */
+        waiting = true;
+    }
+    return !waiting || (port->refusing && port->refusing(port->impl));
+}
+
+/* The quiet tick: the refused sends (their counts and the port's record
+   of them, as the tick makes them) and the repeated counts. */
+static void sm_quiet_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
+{
+    for (int c = 0; c < CORE_C_COUNT; c++)
+        if (mem_l1_queue_len(sm->l1[c])) mem_l1_tick(sm->l1[c], port, cycle);
+    if (sm->l1i && mem_l1_queue_len(sm->l1i)) mem_l1_tick(sm->l1i, port, cycle);
+    core_sm_account_skip(sm, 1);
+    sm->last_tick = cycle;
+}
+
 void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 {
     gpu_kernel_stats *st = sm->st;
+    if (sm_quiet(sm, port, cycle)) {
+        sm_quiet_tick(sm, port, cycle);
+        return;
+    }
+    sm->poked = false;
     sm->active = false;
     sm->wake = CORE_NEVER;
     if (sm->wp && sm->wp->tick) {
@@ -558,6 +601,7 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 
 void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 {
+    sm->poked = true;
     if (rep->src == CORE_C_L1I) core_fetch_reply(sm, rep, cycle);
     else core_lsu_reply(sm, rep, cycle);
 }

@@ -152,6 +152,12 @@ static bool gp_send(void *impl, const mem_req *r, uint64_t cycle)
     return true;
 }
 
+static bool gp_refusing(void *impl)
+{
+    gpu_port *p = impl;
+    return p->below.refusing && p->below.refusing(p->below.impl);
+}
+
 static bool gp_recv(void *impl, uint64_t cycle, mem_req *out)
 {
     gpu_port *p = impl;
@@ -203,7 +209,8 @@ static int gpu_make_memory(gpu *g, char *err, size_t errlen)
     for (uint32_t i = 0; i < g->nsm; i++) {
         g->gports[i] = (gpu_port){ .g = g, .sm = i, .below = g->mem.port(g->mem.impl, i) };
         g->ports[i] = (mem_port){ .impl = &g->gports[i], .can_send = gp_can_send,
-                                  .send = gp_send, .recv = gp_recv };
+                                  .send = gp_send, .recv = gp_recv,
+                                  .refusing = gp_refusing };
     }
     return 0;
 }

@@ -45,6 +45,10 @@ typedef struct mem_port {
     bool (*send)(void *impl, const mem_req *r, uint64_t cycle);
     /* Take one reply available at `cycle` into *out; false when none. */
     bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
+    /* Optional: would every send now be refused, as this port's last one
+       was (and with the same counts)?  Lets an SM whose miss queues wait
+       on a full network skip its tick (core_sm_tick); NULL: unknown. */
+    bool (*refusing)(void *impl);
 } mem_port;
 
 /* ---- what DRAM schedulers learn about a request's warp ---- */

@@ -428,6 +428,17 @@ static bool ms_send(void *impl, const mem_req *r, uint64_t cycle)
     return true;
 }
 
+/* Would every send of this SM be refused now, as its last ones were?
+   Each waiting request was refused with the room `blocked` records (it
+   needs more flits than that), and its input has no more room now (only
+   the crossbar frees room; an accepted send clears `blocked`). */
+static bool ms_refusing(void *impl)
+{
+    const ms_smport *p = impl;
+    int64_t was = p->ms->blocked[p->sm];
+    return was >= 0 && !p->npend && (int64_t)mem_icnt_free_flits(p->ms->req, p->sm) <= was;
+}
+
 static void ms_tally_add(ms_tally *t, const mem_req *r, uint64_t cycle)
 {
     t->n++;
@@ -475,7 +486,7 @@ static bool ms_port_recv(void *impl, uint64_t cycle, mem_req *out)
 mem_port mem_sys_port(mem_sys *ms, uint32_t sm)
 {
     return (mem_port){ .impl = &ms->ports[sm < ms->nsm ? sm : 0], .can_send = ms_can_send,
-                       .send = ms_send, .recv = ms_port_recv };
+                       .send = ms_send, .recv = ms_port_recv, .refusing = ms_refusing };
 }
 
 bool mem_sys_recv(mem_sys *ms, uint64_t cycle, mem_req *out)

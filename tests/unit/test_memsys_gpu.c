@@ -134,7 +134,10 @@ static void test_saturation_chain(void **state)
 }
 
 /* skipping idle cycles changes nothing but the skipped-cycle count:
-   several clock domains, back-pressure, time series */
+   several clock domains, back-pressure, time series.  skip_idle_cycles
+   also lets each quiet SM skip its own tick (core_sm_tick), including
+   SMs whose miss queues the full network refuses (mem_port.refusing):
+   a wrong refusal check or a missing refused send fails this. */
 static void check_skip_exact(gpu_config *cfg)
 {
     th_run *r1 = calloc(1, sizeof *r1), *r2 = calloc(1, sizeof *r2);
