@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh -- build warpsim and run every test twice: a normal build in
 # build/ and an AddressSanitizer+UBSan build in build-asan/ (which leaves
-# out the three longest timing snapshots and the policy-identity and Slurm
+# out the longest timing snapshots and the policy-identity and Slurm
 # tests, see asan_skip, and runs each
-# benchmark's timing test under 4 of its 9 settings: run_bench.sh
+# benchmark's timing test under 2 or 3 of its 9 settings: run_bench.sh
 # dram-sample).  Installs
 # missing packages first (scripts/bootstrap.sh).  A ThreadSanitizer build
 # in build-tsan/ runs the CUDA host-threads test and two benchmarks on
