@@ -321,7 +321,7 @@ void core_alt_settle(core_sm *sm, core_warp *w)
         core_ib_pop(sm, w);
         sm->st->alt.skips++;
         /* its buffer has room now: fetch looks again, no cycle is skipped */
-        sm->fetch_quiet = false;
+        core_fetch_may(sm, w);
         sm->active = true;
         const ptx_uop *next = emu_warp_next(w->ew);
         if (w->ib_n && (!next || w->ib_pc[w->ib_head] != (uint32_t)(next - w->ew->uops)))

@@ -16,6 +16,7 @@
 #include "core.h"
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "../emu/emu.h"
 #include "../common/config.h"
 #include "../common/stats.h"
@@ -283,6 +284,11 @@ struct core_sm {
     uint32_t fetch_rr;
     bool     fetch_quiet;         /* the last fetch found no warp that could fetch,
                                      and no warp was poked or started since */
+    /* bit per slot: the warp may be able to fetch.  A look that finds it
+       cannot clears its bit, a poke (or a start) sets it: what keeps a warp
+       from fetching changes only then (core_fetch_tick), so the looks skip
+       the warps with a clear bit without touching their records */
+    uint64_t *fetch_may;
     /* the common issue queue (fetch_queue > 0): entries taken (decoding or
        queued), the fetch order's next number, the earliest cycle a branch
        wait ends (a quiet fetch looks again then), and what the last look
@@ -476,11 +482,23 @@ uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
 bool core_hum_missed(core_sm *sm);
 /* Something touched warp `w` (issue, fetch, load return, barrier release,
    the LSU freeing): its stall gets a fresh look next cycle. */
+/* Fetch looks at `w` again (its buffer, pc or state changed). */
+static inline void core_fetch_may(core_sm *sm, const core_warp *w)
+{
+    sm->fetch_quiet = false;
+    sm->fetch_may[w->slot / 64] |= 1ull << (w->slot % 64);
+}
+/* Fetch looks at every warp again (a kernel or CTA starts). */
+static inline void core_fetch_may_all(core_sm *sm)
+{
+    sm->fetch_quiet = false;
+    memset(sm->fetch_may, 0xff, (sm->nwarps + 63) / 64 * sizeof *sm->fetch_may);
+}
 static inline void core_warp_poke(core_sm *sm, core_warp *w)
 {
     sm->recheck[w->slot] = 0;
     sm->sched[w->sched].due = 0;
-    sm->fetch_quiet = false;
+    core_fetch_may(sm, w);
 }
 /* issue_refresh looked at warp `w` (or found its slot empty). */
 void core_hum_note(core_sm *sm, const core_warp *w);

@@ -101,9 +101,20 @@ static bool fetch_open(const core_sm *sm, const core_warp *w)
         && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
 }
 
-static bool fetch_can(core_sm *sm, const core_warp *w, uint64_t cycle)
+/* May slot i fetch now?  A warp whose fetch_may bit is clear is not
+   touched: a look found it closed (fetch_open false), which holds until
+   a poke sets the bit.  The rules' blocks end with time, so they leave
+   the bit set. */
+static bool fetch_look(core_sm *sm, uint32_t i, uint64_t cycle)
 {
-    return fetch_open(sm, w) && (!sm->fetch_rules || fetch_block(sm, w, cycle) < 0);
+    uint64_t bit = 1ull << (i % 64);
+    if (!(sm->fetch_may[i / 64] & bit)) return false;
+    const core_warp *w = &sm->warps[i];
+    if (!fetch_open(sm, w)) {
+        sm->fetch_may[i / 64] &= ~bit;
+        return false;
+    }
+    return !sm->fetch_rules || fetch_block(sm, w, cycle) < 0;
 }
 
 /*
@@ -301,15 +312,15 @@ static void fetch_picks(core_sm *sm, uint64_t cycle)
 static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
 {
     uint32_t first = 0;
-    while (first < sm->nwarps && !fetch_can(sm, &sm->warps[first], cycle)) first++;
+    while (first < sm->nwarps && !fetch_look(sm, first, cycle)) first++;
     if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
     for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
     if (sm->fetch_ops->needs & WS_FETCH_CAN_ONLY)
         for (uint32_t i = first; i < sm->nwarps; i++)
-            sm->fview[i].can_fetch = fetch_can(sm, &sm->warps[i], cycle);
+            sm->fview[i].can_fetch = fetch_look(sm, i, cycle);
     else
         for (uint32_t i = first; i < sm->nwarps; i++)
-            fetch_view_fill(sm, i, fetch_can(sm, &sm->warps[i], cycle));
+            fetch_view_fill(sm, i, fetch_look(sm, i, cycle));
     fetch_picks(sm, cycle);
     return true;
 }
@@ -321,9 +332,8 @@ static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
     uint32_t done = 0, n = sm->nwarps;
     for (uint32_t k = 0; k < n && done < sm->cfg->fetch_width; k++) {
         uint32_t i = (sm->fetch_rr + k) % n;
-        core_warp *w = &sm->warps[i];
-        if (!fetch_can(sm, w, cycle)) continue;
-        fetch_warp(sm, w, cycle);
+        if (!fetch_look(sm, i, cycle)) continue;
+        fetch_warp(sm, &sm->warps[i], cycle);
         done++;
         sm->fetch_rr = (i + 1) % n;
         if (sm->cfg->fetch_queue && sm->iq_used >= sm->cfg->fetch_queue) break;
@@ -414,8 +424,15 @@ void core_fetch_tick(core_sm *sm, uint64_t cycle)
         fetch_count(sm, 1);
         return;
     }
-    if (sm->fetch_quiet) return;
+    /* a branch's resolution time (branch_resolve) ends a quiet fetch by
+       itself, nothing pokes it: fetch_block notes the earliest in fetch_due */
+    if (sm->fetch_quiet && cycle < sm->fetch_due) {
+        if (sm->fetch_due < sm->wake) sm->wake = sm->fetch_due;
+        return;
+    }
+    sm->fetch_due = CORE_NEVER;
     bool found = sm->fetch_ops && sm->fetch_ops->pick ? fetch_by_policy(sm, cycle)
                                                       : fetch_round_robin(sm, cycle);
     sm->fetch_quiet = !found;
+    if (sm->fetch_due < sm->wake) sm->wake = sm->fetch_due;
 }

@@ -46,6 +46,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     sm->hum = calloc(sm->nwarps, sizeof *sm->hum);
     sm->humc.cand = calloc((sm->nwarps + 63) / 64, sizeof *sm->humc.cand);
     sm->fview = calloc(sm->nwarps, sizeof *sm->fview);
+    sm->fetch_may = calloc((sm->nwarps + 63) / 64, sizeof *sm->fetch_may);
     sm->nloads = sm->nwarps * CORE_SB_CAP;
     sm->loads = calloc(sm->nloads, sizeof *sm->loads);
     uint32_t merge = 1;
@@ -61,7 +62,7 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
         if (!sm->rq || !sm->rq_view) return -1;
     }
     if (!sm->warps || !sm->ctas || !sm->sched || !sm->view || !sm->recheck || !sm->alive || !sm->pend || !sm->hum || !sm->humc.cand
-        || !sm->fview || !sm->loads || !sm->tokbuf)
+        || !sm->fview || !sm->fetch_may || !sm->loads || !sm->tokbuf)
         return -1;
     for (uint32_t s = 0; s < nsched; s++) {
         sm->sched[s].cand = calloc(sm->nwarps, sizeof *sm->sched[s].cand);
@@ -167,6 +168,7 @@ void core_sm_free(core_sm *sm)
     free(sm->ctas);
     free(sm->sched);
     free(sm->fview);
+    free(sm->fetch_may);
     free(sm->loads);
     free(sm->tokbuf);
     free(sm->imiss_q);
@@ -202,7 +204,7 @@ void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
     memset(sm->humc.cand, 0, (sm->nwarps + 63) / 64 * sizeof *sm->humc.cand);
     sm->humc.memo = false;
     for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
-    sm->fetch_quiet = false;
+    core_fetch_may_all(sm);
     sm->iq_used = 0;                  /* every warp of the last kernel flushed */
     sm->fetch_due = CORE_NEVER;
     sm->fetch_last = CORE_FETCH_NONE;
@@ -415,7 +417,7 @@ int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shm
     /* the new warps (and the candidate lists assign_sched may have moved)
        need a look, and the new warps can fetch */
     for (uint32_t u = 0; u < sm->nsched; u++) sm->sched[u].due = 0;
-    sm->fetch_quiet = false;
+    core_fetch_may_all(sm);
     uint32_t nw = cta->ecta.nwarps, slots[32];
     memcpy(slots, cta->slot, sizeof slots);   /* the last finish frees the CTA */
     for (uint32_t i = 0; i < nw; i++)

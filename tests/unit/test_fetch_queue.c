@@ -6,7 +6,8 @@
 ** with live warps is counted once as a fetch, a full queue or no warp able
 ** to fetch; the queue's average occupancy stays within its capacity;
 ** stalls are seen for memory, branches and the barrier; a longer decode
-** costs cycles; and the same kernel still runs with per-warp buffers.
+** costs cycles; and the same kernel still runs with per-warp buffers,
+** also with branch_resolve.
 */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -131,11 +132,35 @@ static void test_per_warp_buffers(void **state)
     assert_true(st.barrier_arrivals == 8);
 }
 
+/* Per-warp buffers with branch_resolve: a warp waiting only for its
+   branch to resolve is woken by the time, not by a poke, so the kernel
+   ends (it once deadlocked when idle cycles were skipped), in the same
+   cycles with and without skipping, later than without the wait. */
+static void test_per_warp_branch_resolve(void **state)
+{
+    (void)state;
+    gpu_config cfg;
+    th_config(&cfg);
+    check c = { 0 };
+    gpu_kernel_stats plain, skip, noskip;
+    uint64_t base = run(&cfg, &c, &plain);
+    cfg.branch_resolve = 8;
+    uint64_t with = run(&cfg, &c, &skip);
+    cfg.skip_idle_cycles = false;
+    assert_int_equal(run(&cfg, &c, &noskip), with);
+    assert_true(with > base);
+    assert_int_equal(skip.warp_insns, plain.warp_insns);
+    assert_int_equal(noskip.warp_insns, plain.warp_insns);
+    assert_int_equal(skip.sm_active_cycles, noskip.sm_active_cycles);
+    assert_int_equal(skip.slots[GPU_SLOT_IDLE], noskip.slots[GPU_SLOT_IDLE]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_queue_invariants),
         cmocka_unit_test(test_per_warp_buffers),
+        cmocka_unit_test(test_per_warp_branch_resolve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
