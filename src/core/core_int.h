@@ -16,7 +16,6 @@
 #include "core.h"
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 #include "../emu/emu.h"
 #include "../common/config.h"
 #include "../common/stats.h"
@@ -492,7 +491,8 @@ static inline void core_fetch_may(core_sm *sm, const core_warp *w)
 static inline void core_fetch_may_all(core_sm *sm)
 {
     sm->fetch_quiet = false;
-    memset(sm->fetch_may, 0xff, (sm->nwarps + 63) / 64 * sizeof *sm->fetch_may);
+    for (uint32_t i = 0; i < sm->nwarps; i += 64)
+        sm->fetch_may[i / 64] = sm->nwarps - i >= 64 ? ~0ull : (1ull << (sm->nwarps - i)) - 1;
 }
 static inline void core_warp_poke(core_sm *sm, core_warp *w)
 {

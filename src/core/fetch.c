@@ -101,20 +101,36 @@ static bool fetch_open(const core_sm *sm, const core_warp *w)
         && (w->ib_n == 0 || w->fetch_pc != CORE_NO_PC) && w->ew->state == EMU_W_READY;
 }
 
-/* May slot i fetch now?  A warp whose fetch_may bit is clear is not
-   touched: a look found it closed (fetch_open false), which holds until
-   a poke sets the bit.  The rules' blocks end with time, so they leave
-   the bit set. */
-static bool fetch_look(core_sm *sm, uint32_t i, uint64_t cycle)
+/* May slot i, whose fetch_may bit is set, fetch now?  A look that finds
+   it closed (fetch_open false, which holds until a poke sets the bit
+   again) clears the bit and its view's can_fetch: a warp with a clear bit
+   is not touched, and its can_fetch is false.  The rules' blocks end with
+   time, so they leave the bit set. */
+static inline bool fetch_look_may(core_sm *sm, uint32_t i, uint64_t cycle)
 {
-    uint64_t bit = 1ull << (i % 64);
-    if (!(sm->fetch_may[i / 64] & bit)) return false;
     const core_warp *w = &sm->warps[i];
     if (!fetch_open(sm, w)) {
-        sm->fetch_may[i / 64] &= ~bit;
+        sm->fetch_may[i / 64] &= ~(1ull << (i % 64));
+        sm->fview[i].can_fetch = false;
         return false;
     }
     return !sm->fetch_rules || fetch_block(sm, w, cycle) < 0;
+}
+
+/* fetch_look_may for any slot. */
+static bool fetch_look(core_sm *sm, uint32_t i, uint64_t cycle)
+{
+    return (sm->fetch_may[i / 64] >> (i % 64) & 1) && fetch_look_may(sm, i, cycle);
+}
+
+/* The set fetch_may bits of slots [lo, hi), as word `wd`'s mask. */
+static inline uint64_t fetch_may_in(const core_sm *sm, uint32_t wd, uint32_t lo, uint32_t hi)
+{
+    uint64_t m = sm->fetch_may[wd];
+    uint32_t base = wd * 64;
+    if (lo > base) m &= ~0ull << (lo - base);
+    if (hi < base + 64) m &= (1ull << (hi - base)) - 1;
+    return m;
 }
 
 /*
@@ -311,16 +327,26 @@ static void fetch_picks(core_sm *sm, uint64_t cycle)
    no warp could fetch. */
 static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
 {
+    if (sm->fetch_ops->needs & WS_FETCH_CAN_ONLY) {
+        /* only can_fetch is read: the warps with a clear bit have it false */
+        bool any = false;
+        for (uint32_t wd = 0; wd < (sm->nwarps + 63) / 64; wd++)
+            for (uint64_t m = sm->fetch_may[wd]; m; m &= m - 1) {
+                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+                bool can = fetch_look_may(sm, i, cycle);
+                sm->fview[i].can_fetch = can;
+                any |= can;
+            }
+        if (!any) return false;   /* the common case: every buffer is full */
+        fetch_picks(sm, cycle);
+        return true;
+    }
     uint32_t first = 0;
     while (first < sm->nwarps && !fetch_look(sm, first, cycle)) first++;
-    if (first == sm->nwarps) return false;   /* the common case: every buffer is full */
+    if (first == sm->nwarps) return false;
     for (uint32_t i = 0; i < first; i++) sm->fview[i].can_fetch = false;
-    if (sm->fetch_ops->needs & WS_FETCH_CAN_ONLY)
-        for (uint32_t i = first; i < sm->nwarps; i++)
-            sm->fview[i].can_fetch = fetch_look(sm, i, cycle);
-    else
-        for (uint32_t i = first; i < sm->nwarps; i++)
-            fetch_view_fill(sm, i, fetch_look(sm, i, cycle));
+    for (uint32_t i = first; i < sm->nwarps; i++)
+        fetch_view_fill(sm, i, fetch_look(sm, i, cycle));
     fetch_picks(sm, cycle);
     return true;
 }
@@ -329,14 +355,22 @@ static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
    when no warp could fetch. */
 static bool fetch_round_robin(core_sm *sm, uint64_t cycle)
 {
-    uint32_t done = 0, n = sm->nwarps;
-    for (uint32_t k = 0; k < n && done < sm->cfg->fetch_width; k++) {
-        uint32_t i = (sm->fetch_rr + k) % n;
-        if (!fetch_look(sm, i, cycle)) continue;
-        fetch_warp(sm, &sm->warps[i], cycle);
-        done++;
-        sm->fetch_rr = (i + 1) % n;
-        if (sm->cfg->fetch_queue && sm->iq_used >= sm->cfg->fetch_queue) break;
+    /* the slots from fetch_rr to the end, then from 0 to fetch_rr: only
+       those with a fetch_may bit (a fetch sets its warp's bit again, behind
+       the walk) */
+    uint32_t done = 0, n = sm->nwarps, start = sm->fetch_rr % n;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t lo = pass ? 0 : start, hi = pass ? start : n;
+        for (uint32_t wd = lo / 64; lo < hi && wd <= (hi - 1) / 64; wd++)
+            for (uint64_t m = fetch_may_in(sm, wd, lo, hi); m; m &= m - 1) {
+                uint32_t i = wd * 64 + (uint32_t)__builtin_ctzll(m);
+                if (!fetch_look_may(sm, i, cycle)) continue;
+                fetch_warp(sm, &sm->warps[i], cycle);
+                sm->fetch_rr = (i + 1) % n;
+                if (++done == sm->cfg->fetch_width
+                    || (sm->cfg->fetch_queue && sm->iq_used >= sm->cfg->fetch_queue))
+                    return true;
+            }
     }
     return done > 0;
 }
