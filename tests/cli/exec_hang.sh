@@ -10,6 +10,7 @@ ws="$1"; src="$2"
 . "$src/tests/cli/lib/needs_cuda.sh"
 needs_cuda "$ws" "tests/cuda/spin_wait.cu"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
+export TMPDIR="$tmp"    # the PTX a stopped kernel keeps goes with it
 bad=0
 fail() { echo "FAIL: $*"; bad=1; }
 bin="$tmp/spin_wait"

@@ -12,7 +12,10 @@ fi
 if [ "$nvcc" = "NO_SHIMS" ]; then
   echo "SKIP: the CUDA shims were not built (CUDA headers or libzstd missing)"; exit 77
 fi
-mkdir -p "$out" || exit 1
+mkdir -p "$out/tmp" || exit 1
+# the PTX a faulting kernel keeps for its messages ($TMPDIR/warpsim-PID)
+# stays in the test's folder, not in /tmp
+export TMPDIR="$out/tmp"
 for p in stencil_halo mem_errors; do
   "$nvcc" -cudart shared -o "$out/$p" "$src/$p.cu" >"$out/$p.build.log" 2>&1 \
     || { echo "FAIL: nvcc $p.cu:"; cat "$out/$p.build.log"; exit 1; }
