@@ -479,8 +479,6 @@ uint32_t core_lsu_remaining(const core_sm *sm, const core_reexec *e);
 
 /* hum.c: was this cycle a missed hit-under-miss opportunity (after issue)? */
 bool core_hum_missed(core_sm *sm);
-/* Something touched warp `w` (issue, fetch, load return, barrier release,
-   the LSU freeing): its stall gets a fresh look next cycle. */
 /* Fetch looks at `w` again (its buffer, pc or state changed). */
 static inline void core_fetch_may(core_sm *sm, const core_warp *w)
 {
@@ -494,6 +492,8 @@ static inline void core_fetch_may_all(core_sm *sm)
     for (uint32_t i = 0; i < sm->nwarps; i += 64)
         sm->fetch_may[i / 64] = sm->nwarps - i >= 64 ? ~0ull : (1ull << (sm->nwarps - i)) - 1;
 }
+/* Something touched warp `w` (issue, fetch, load return, barrier release,
+   the LSU freeing): its stall gets a fresh look next cycle. */
 static inline void core_warp_poke(core_sm *sm, core_warp *w)
 {
     sm->recheck[w->slot] = 0;

@@ -103,15 +103,13 @@ static bool fetch_open(const core_sm *sm, const core_warp *w)
 
 /* May slot i, whose fetch_may bit is set, fetch now?  A look that finds
    it closed (fetch_open false, which holds until a poke sets the bit
-   again) clears the bit and its view's can_fetch: a warp with a clear bit
-   is not touched, and its can_fetch is false.  The rules' blocks end with
-   time, so they leave the bit set. */
+   again) clears the bit: a warp with a clear bit is not touched.  The
+   rules' blocks end with time, so they leave the bit set. */
 static inline bool fetch_look_may(core_sm *sm, uint32_t i, uint64_t cycle)
 {
     const core_warp *w = &sm->warps[i];
     if (!fetch_open(sm, w)) {
         sm->fetch_may[i / 64] &= ~(1ull << (i % 64));
-        sm->fview[i].can_fetch = false;
         return false;
     }
     return !sm->fetch_rules || fetch_block(sm, w, cycle) < 0;
@@ -328,7 +326,8 @@ static void fetch_picks(core_sm *sm, uint64_t cycle)
 static bool fetch_by_policy(core_sm *sm, uint64_t cycle)
 {
     if (sm->fetch_ops->needs & WS_FETCH_CAN_ONLY) {
-        /* only can_fetch is read: the warps with a clear bit have it false */
+        /* only can_fetch is read, and a warp's bit is cleared only here, in
+           the pass that sets its can_fetch false: a clear bit has it false */
         bool any = false;
         for (uint32_t wd = 0; wd < (sm->nwarps + 63) / 64; wd++)
             for (uint64_t m = sm->fetch_may[wd]; m; m &= m - 1) {

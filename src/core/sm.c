@@ -514,9 +514,10 @@ void core_sm_abort(core_sm *sm)
 ** start; a new CTA sets `active`), no timed wait ends now (`wake`), no
 ** policy ticks every cycle or is asked for an order that may change its
 ** state (only a WS_PURE_ORDER order is not asked again: issue_sched), and
-** each waiting miss queue is certain to be refused again by the port.  Then the tick would repeat the last
-** cycle's counts: what a whole-GPU skip of one cycle accounts
-** (core_sm_account_skip), plus the refused sends themselves.
+** each waiting miss queue is certain to be refused again by the port.
+** Then the tick would repeat the last cycle's counts: what a whole-GPU
+** skip of one cycle accounts (core_sm_account_skip), plus the refused
+** sends themselves.
 */
 static bool sm_quiet(const core_sm *sm, const mem_port *port, uint64_t cycle)
 {
