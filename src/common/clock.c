@@ -26,3 +26,9 @@ void gpu_clocks_advance(gpu_clocks *c, uint64_t n, uint64_t ticks[GPU_CLK_COUNT]
         c->cycles[d] = total;
     }
 }
+
+uint64_t gpu_clocks_next(const gpu_clocks *c, int d)
+{
+    uint64_t core = c->cycles[GPU_CLK_CORE] + 1;
+    return (uint64_t)((double)core * c->mhz[d] / c->mhz[GPU_CLK_CORE]) - c->cycles[d];
+}

@@ -22,5 +22,7 @@ void gpu_clocks_init(gpu_clocks *c, double core, double icnt, double l2, double 
 /* Advance by `n` core cycles; `ticks[d]` gets the edges domain d had in
    that span (ticks may be NULL).  Exact over any split of the span. */
 void gpu_clocks_advance(gpu_clocks *c, uint64_t n, uint64_t ticks[GPU_CLK_COUNT]);
+/* The edges domain `d` will have in the next core cycle (nothing moves). */
+uint64_t gpu_clocks_next(const gpu_clocks *c, int d);
 
 #endif /* WS_GPU_CLOCK_H */

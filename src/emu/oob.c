@@ -108,6 +108,9 @@ static void oob_text(emu_mem *m, uint64_t addr, uint32_t n, const char *what, bo
 
 void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src)
 {
+    /* the usual case, each cycle for each SM: nothing to merge (and no
+       write, so the SM's thread keeps the line) */
+    if (!src->nsites && !src->more) return;
     for (uint32_t i = 0; i < src->nsites; i++) {
         const oob_site *s = &src->sites[i];
         oob_site *d = oob_find(dst, s->uop);

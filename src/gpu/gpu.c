@@ -62,6 +62,8 @@ struct gpu {
     uint32_t warps_per_cta;
     uint64_t launches;            /* kernels run so far (ws_launch_info.seq) */
     bool refusing;                /* the memory refused a send last cycle */
+    bool mem_due;                 /* the memory's span up to `cycle` is still to run
+                                     (beside the next tick: gpu_step) */
     l1_trace *l1trace;            /* the L1D access stream (l1d_trace, l1d_belady); NULL: off */
     uint64_t *sm_insns;           /* per SM, for the stream's kernel ends */
     mem_dup_mshr dup;             /* duplicate-MSHR record (dup_mshr_window > 0) */
@@ -540,8 +542,17 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
 /* The cycle loop                                                      */
 /* ------------------------------------------------------------------ */
 
+/* The memory's span up to `cycle`, if it waits for the next tick. */
+static void gpu_mem_catch_up(gpu *g)
+{
+    if (!g->mem_due) return;
+    g->mem_due = false;
+    g->mem.advance(g->mem.impl, g->cycle);
+}
+
 static void gpu_dump(gpu *g, const char *why, char *err, size_t errlen)
 {
+    gpu_mem_catch_up(g);       /* the state the serial order stops in */
     snprintf(err, errlen, "%s at cycle %" PRIu64 "\n", why, g->cycle);
     g->mem.dump(g->mem.impl, err, errlen);
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_dump(g->sms[i], g->cycle, err, errlen);
@@ -586,11 +597,25 @@ static bool gpu_all_idle(const gpu *g)
     return true;
 }
 
-/* One core cycle. Returns true when something happened (no skipping). */
+static void gpu_mem_span(void *ctx)
+{
+    gpu *g = ctx;
+    g->mem.advance(g->mem.impl, g->cycle);
+}
+
+/* One core cycle, after the memory's span before it: beside the SMs'
+   tick when the memory is busy and can do first what the tick reads of
+   the span (mem_lower.prepare), else first.  Returns true when something
+   happened (no skipping). */
 static bool gpu_step(gpu *g, gpu_kernel_stats *st)
 {
     uint64_t now = g->cycle;
-    bool busy = smpar_tick(g->par, g->sms, g->ports, &g->mem, g->launch->gmem, now);
+    bool side = g->mem_due && g->mem.in_flight(g->mem.impl)
+                && g->mem.prepare(g->mem.impl, now);
+    if (!side) gpu_mem_catch_up(g);
+    g->mem_due = false;
+    bool busy = smpar_tick(g->par, g->sms, g->ports, &g->mem, g->launch->gmem, now,
+                           side ? gpu_mem_span : NULL, g);
     if (smpar_commit(g->par, g->launch, &g->mem, now)) g->oom = true;
     for (uint32_t i = 0; i < g->nsm; i++) busy |= core_sm_active(g->sms[i]);
     g->refusing = g->mem.refusing(g->mem.impl);
@@ -637,6 +662,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
 {
     const gpu_config *c = &g->cfg;
     uint64_t next_sample = st->start_cycle + c->timeseries_interval;
+    g->mem_due = false;
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_set_last_progress(g->sms[i], g->cycle);
     for (;;) {
         uint64_t ran = g->cycle - st->start_cycle;
@@ -674,8 +700,14 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         gpu_take_samples(g, st, &next_sample, g->cycle);
         g->cycle++;
         gpu_clocks_advance(&g->clk, 1, NULL);
+        /* (the memory's span changes neither what is in flight nor the SMs) */
+        bool done = k->placed == k->nctas && gpu_all_idle(g);
+        if (!done && (busy || !c->skip_idle_cycles) && g->mem.prepare) {
+            g->mem_due = true;         /* the next tick comes at once: gpu_step */
+            continue;
+        }
         g->mem.advance(g->mem.impl, g->cycle);
-        if (k->placed == k->nctas && gpu_all_idle(g)) return 0;
+        if (done) return 0;
         quiet_since = gpu_last_progress(g);
         if (busy || !c->skip_idle_cycles) continue;
         /* nothing happened: jump to the next timed event (or to where the

@@ -24,9 +24,21 @@
 #include "smpar.h"
 #include "report.h"
 #include "workers.h"
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The speed governor's epoch and its two probes, in ticks (smpar_gov). */
+#define SMPAR_EPOCH 8192
+#define SMPAR_PROBE 256
+
+/* A part's SMs still to tick, positions [front, back) of its list (SM
+   part + k * nparts at position k) in one word, front | back << 32: its
+   own thread takes from the front, a thread that ran out takes from the
+   back.  A line of its own. */
+typedef struct smpar_deque { _Alignas(64) atomic_uint_fast64_t fb; } smpar_deque;
 
 /* A flag of its own cache line: written by one thread, read by the caller
    (sharing a line, the threads' writes would pass it back and forth). */
@@ -53,6 +65,13 @@ struct smpar {
     mem_port *ports;
     const mem_lower *mem;
     uint64_t now;
+    smpar_side side;            /* NULL: none this cycle; part 0 runs it */
+    void *side_ctx;
+    smpar_deque *dq;            /* per part */
+    /* speed governor: ticks so far, the current probe's start (ns), the
+       pool probe's time, and whether the epoch's rest runs on one thread */
+    uint64_t gov_ticks, gov_t0, gov_pool_ns;
+    bool gov_solo;
 };
 
 smpar *smpar_new(uint32_t nsm, uint32_t threads)
@@ -68,7 +87,9 @@ smpar *smpar_new(uint32_t nsm, uint32_t threads)
     p->olen = calloc(nsm, sizeof *p->olen);
     p->st = calloc(nsm, sizeof *p->st);
     p->replied = aligned_alloc(_Alignof(smpar_flag), nsm * sizeof *p->replied);
-    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->replied;
+    p->dq = aligned_alloc(_Alignof(smpar_deque), nsm * sizeof *p->dq);
+    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->replied
+              && p->dq;
     if (ok) {
         memset(p->sl, 0, nsm * sizeof *p->sl);
         memset(p->replied, 0, nsm * sizeof *p->replied);
@@ -102,6 +123,7 @@ void smpar_free(smpar *p)
     free(p->olen);
     free(p->st);
     free(p->replied);
+    free(p->dq);
     free(p);
 }
 
@@ -118,6 +140,7 @@ static void smpar_stats_reset(gpu_kernel_stats *s, uint32_t regs_per_thread)
 void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *st)
 {
     p->solo_until = 0;
+    p->gov_ticks = 0;
     for (uint32_t i = 0; i < p->nsm; i++) {
         emu_launch *s = &p->sl[i].l;
         *s = *l;
@@ -145,36 +168,100 @@ static bool smpar_sm(smpar *p, uint32_t i)
     return got;
 }
 
-/* Part `part` of the tick: every nparts-th SM.  Interleaved rather than
-   in blocks, because the busy SMs are usually neighbours (CTAs are placed
-   round the SMs in order, and a small grid fills only the first ones);
-   fixed, so that an SM stays in one thread's caches. */
+/* Take the SM at the front (or back) of deque `d`: its position, or
+   false when none is left. */
+static bool smpar_take(smpar_deque *d, bool back, uint32_t *pos)
+{
+    uint64_t v = atomic_load_explicit(&d->fb, memory_order_relaxed);
+    for (;;) {
+        uint32_t f = (uint32_t)v, b = (uint32_t)(v >> 32);
+        if (f >= b) return false;
+        uint64_t nv = back ? (uint64_t)(b - 1) << 32 | f : (uint64_t)b << 32 | (f + 1);
+        if (atomic_compare_exchange_weak_explicit(&d->fb, &v, nv, memory_order_relaxed,
+                                                  memory_order_relaxed)) {
+            *pos = back ? b - 1 : f;
+            return true;
+        }
+    }
+}
+
+/* Part `part` of the tick: the memory's span (part 0), its own SMs
+   (every nparts-th, interleaved rather than in blocks because the busy
+   SMs are usually neighbours: CTAs are placed round the SMs in order, and
+   a small grid fills only the first ones), then, from the back, the SMs
+   other parts have not reached (the part that ran the span gives some
+   away).  Mostly the same SMs each cycle, so an SM stays in one thread's
+   caches; which thread ticks an SM changes nothing but the speed. */
 static void smpar_part(void *ctx, uint32_t part, uint32_t nparts)
 {
     smpar *p = ctx;
     bool got = false;
-    for (uint32_t i = part; i < p->nsm; i += nparts) got |= smpar_sm(p, i);
+    uint32_t k;
+    if (part == 0 && p->side) p->side(p->side_ctx);
+    while (smpar_take(&p->dq[part], false, &k)) got |= smpar_sm(p, part + k * nparts);
+    for (uint32_t j = 1; j < nparts; j++) {
+        uint32_t q = part + j < nparts ? part + j : part + j - nparts;
+        while (smpar_take(&p->dq[q], true, &k)) got |= smpar_sm(p, q + k * nparts);
+    }
     p->replied[part].on = got;
 }
 
+static uint64_t smpar_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+** May this tick use the pool, as far as speed goes?  Whether threads pay
+** depends on how much an SM's tick and the memory's span cost against a
+** meeting of the threads, which differs by program and phase and host.
+** So each epoch of SMPAR_EPOCH ticks begins with two probes, SMPAR_PROBE
+** ticks with the pool and as many without, timed by the wall clock (the
+** whole cycle, join and all), and the rest of the epoch runs the faster
+** way.  Wall-clock choices change nothing but the speed.
+*/
+static bool smpar_gov(smpar *p)
+{
+    uint64_t phase = p->gov_ticks++ % SMPAR_EPOCH;
+    if (phase == 0) {
+        p->gov_t0 = smpar_ns();
+    } else if (phase == SMPAR_PROBE) {
+        uint64_t t = smpar_ns();
+        p->gov_pool_ns = t - p->gov_t0;
+        p->gov_t0 = t;
+    } else if (phase == 2 * SMPAR_PROBE) {
+        p->gov_solo = smpar_ns() - p->gov_t0 < p->gov_pool_ns;
+    }
+    return phase < SMPAR_PROBE || (phase >= 2 * SMPAR_PROBE && !p->gov_solo);
+}
+
 bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, emu_mem *gmem,
-                uint64_t now)
+                uint64_t now, smpar_side side, void *side_ctx)
 {
     p->sms = sms;
     p->ports = ports;
     p->mem = mem;
     p->now = now;
+    p->side = side;
+    p->side_ctx = side_ctx;
     bool replied = false;
     emu_mem_freeze(gmem, true);
-    /* threads only pay when each gets two SMs with warps: a cycle of one
-       or two busy SMs costs less than waking a thread (the result is the
-       same either way) */
-    if (p->pool && p->live >= 2 * wk_threads(p->pool) && now >= p->solo_until) {
+    /* threads pay only when each gets two SMs with warps, or one besides
+       the memory's span (a cycle of one or two busy SMs costs less than a
+       meeting), and when the governor finds they do */
+    uint32_t want = !p->pool ? 0 : side ? 1 : wk_threads(p->pool);
+    if (p->pool && p->live >= want && now >= p->solo_until && smpar_gov(p)) {
         /* each SM takes its replies on its own thread (accounted at the
            join).  A late thread means the host's CPUs are taken: waiting
            for it each cycle would cost far more than one thread, so the
            SMs stay on one for a while, longer each time (wall-clock
            scheduling: the statistics are the same either way) */
+        uint32_t np = wk_parts(p->pool);
+        for (uint32_t q = 0; q < np; q++)
+            atomic_store_explicit(&p->dq[q].fb, (uint64_t)((p->nsm - q + np - 1) / np) << 32,
+                                  memory_order_relaxed);
         if (wk_run(p->pool, smpar_part, p)) {
             p->backoff = p->backoff ? (p->backoff < (1u << 20) ? p->backoff * 2 : p->backoff) : 1024;
             p->solo_until = now + p->backoff;
@@ -183,10 +270,11 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
         }
         for (uint32_t k = 0; k < wk_parts(p->pool); k++) replied |= p->replied[k].on;
     } else {
-        /* one thread: all replies first, then the SMs in the rotating order,
-           as the serial loop always ran (the GPU-wide L1D stream and MSHR
-           record, which keep one thread, see the SMs in this order); the
-           replies are counted at once (mem_lower.recv) */
+        /* one thread: the memory's span, all replies, then the SMs in the
+           rotating order, as the serial loop always ran (the GPU-wide L1D
+           stream and MSHR record, which keep one thread, see the SMs in
+           this order); the replies are counted at once (mem_lower.recv) */
+        if (side) side(side_ctx);
         mem_req rep;
         while (mem->recv(mem->impl, now, &rep)) {
             if (rep.sm < p->nsm) core_sm_reply(sms[rep.sm], &rep, now);

@@ -27,9 +27,13 @@ gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm);
    memory `gmem` frozen meanwhile); true when an SM took a reply.  Then join
    them into `l` and commit their sends in the serial loop's order; commit
    returns -1 when the host ran out of memory for a send.  Several threads
-   need `mem` to defer (mem_lower.defer, recv_sm, commit_replies). */
+   need `mem` to defer (mem_lower.defer, recv_sm, commit_replies).
+   `side` (NULL: none) runs once, beside the SMs' ticks: the memory
+   system's span before `now`, which reads and writes nothing they do
+   (mem_lower.prepare); on one thread it runs first. */
+typedef void (*smpar_side)(void *ctx);
 bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, emu_mem *gmem,
-                uint64_t now);
+                uint64_t now, smpar_side side, void *side_ctx);
 int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now);
 
 /* Add the SMs' counters to `st` (before anything reads it). */

@@ -61,6 +61,13 @@ struct mem_icnt {
     uint64_t leave_due;   /* earliest busy_until of a leaving lane (no input looked at before) */
     uint32_t rr;          /* first input scanned this cycle */
     uint64_t scan;        /* input scans so far (icnt_out.seen) */
+    /* part of the tick of cycle `pre_cycle` - 1 done ahead (mem_icnt_pre_*):
+       the release, with whether the network had anything before it, and
+       the packets the early eject took */
+    uint64_t pre_cycle;
+    bool pre_released, pre_live;
+    bool pre_ejected;
+    uint32_t pre_ejects;
     mem_icnt_stats st;
 };
 
@@ -295,26 +302,64 @@ static void icnt_match(mem_icnt *n, uint64_t cycle)
     n->rr = n->rr + 1 < n->nin ? n->rr + 1 : 0;
 }
 
+/* Transfers whose flits have all left their input: its credits return. */
+static void icnt_release(mem_icnt *n, uint64_t cycle)
+{
+    if (!n->nleaving || n->leave_due > cycle) return;
+    uint64_t due = UINT64_MAX;
+    for (uint32_t i = 0; i < n->nin; i++)
+        for (uint32_t l = 0; l < n->speedup; l++) {
+            icnt_in *in = &n->in[i];
+            if (!in->leaving[l]) continue;
+            if (in->busy_until[l] > cycle) {
+                if (in->busy_until[l] < due) due = in->busy_until[l];
+                continue;
+            }
+            in->used -= in->leaving[l];
+            in->leaving[l] = 0;
+            n->nleaving--;
+        }
+    n->leave_due = due;
+}
+
+/* Ahead of the tick of `cycle`: the parts done early must be done for the
+   same cycle (a stale mark is dropped first). */
+static void icnt_pre_mark(mem_icnt *n, uint64_t cycle)
+{
+    if (n->pre_cycle == cycle + 1) return;
+    n->pre_cycle = cycle + 1;
+    n->pre_released = n->pre_ejected = false;
+    n->pre_ejects = 0;
+}
+
+void mem_icnt_pre_release(mem_icnt *n, uint64_t cycle)
+{
+    icnt_pre_mark(n, cycle);
+    n->pre_live = n->npackets + n->pre_ejects || n->nleaving;
+    n->pre_released = true;
+    icnt_release(n, cycle);
+}
+
+void mem_icnt_pre_eject(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
+{
+    icnt_pre_mark(n, cycle);
+    uint32_t before = n->npackets;
+    icnt_eject(n, cycle, sink, ctx);
+    n->pre_ejects += before - n->npackets;
+    n->pre_ejected = true;
+}
+
 void mem_icnt_tick(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
 {
-    if (!n->npackets && !n->nleaving) return;
-    if (n->nleaving && n->leave_due <= cycle) {
-        uint64_t due = UINT64_MAX;
-        for (uint32_t i = 0; i < n->nin; i++)
-            for (uint32_t l = 0; l < n->speedup; l++) {
-                icnt_in *in = &n->in[i];
-                if (!in->leaving[l]) continue;
-                if (in->busy_until[l] > cycle) {
-                    if (in->busy_until[l] < due) due = in->busy_until[l];
-                    continue;
-                }
-                in->used -= in->leaving[l];
-                in->leaving[l] = 0;
-                n->nleaving--;
-            }
-        n->leave_due = due;
-    }
-    icnt_eject(n, cycle, sink, ctx);
+    bool pre = n->pre_cycle == cycle + 1;
+    n->pre_cycle = 0;
+    /* an idle network does nothing, not even turn its round robin: idle
+       as it was before the parts done early */
+    bool live = pre && n->pre_released ? n->pre_live
+                : n->npackets + (pre ? n->pre_ejects : 0) || n->nleaving;
+    if (!live) return;
+    if (!(pre && n->pre_released)) icnt_release(n, cycle);
+    if (!(pre && n->pre_ejected)) icnt_eject(n, cycle, sink, ctx);
     icnt_match(n, cycle);
 }
 

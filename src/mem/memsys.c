@@ -88,6 +88,10 @@ struct mem_sys {
     uint32_t nblocked, ndeliver, outstanding;
     bool refused;
     bool defer;           /* sends wait in their port for ml_commit */
+    bool warp_info;       /* a DRAM scheduler reads the SMs' warp counters */
+    /* mem_sys_prepare ran for the next span: whether it has work (as it
+       had before the parts done early) */
+    bool prepped, prep_work;
     mem_addrmap map;
     gpu_clocks clk;
     uint64_t t[GPU_CLK_COUNT];   /* edges processed: the next edge's cycle number */
@@ -319,6 +323,7 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
     }
     ms->sched = sched;
     ms->pf = pf;
+    ms->warp_info = info.get != NULL;
     if (ms_make_channels(ms, sched_params, info, err, errlen)
         || ms_make_prefetchers(ms, pf_params, err, errlen)) {
         mem_sys_free(ms);
@@ -633,7 +638,9 @@ static void ms_span(mem_sys *ms)
 {
     uint64_t ticks[GPU_CLK_COUNT];
     gpu_clocks_advance(&ms->clk, 1, ticks);
-    if (!ms_has_work(ms)) {
+    bool work = ms->prepped ? ms->prep_work : ms_has_work(ms);
+    ms->prepped = false;
+    if (!work) {
         for (int d = 1; d < GPU_CLK_COUNT; d++) ms->t[d] += ticks[d];
         return;
     }
@@ -652,6 +659,34 @@ static void ms_span(mem_sys *ms)
         else if (best == GPU_CLK_L2) ms_l2_edge(ms, t);
         else ms_dram_edge(ms, t);
     }
+}
+
+/*
+** Before the span that ends at core edge `cycle`, the part of it the SMs'
+** next tick reads: the reply network's deliveries to the SMs and the
+** request network's returned credits (the room an SM's send is decided
+** on), both of the span's one interconnect edge.  Neither depends on what
+** the span's earlier L2 and DRAM edges do (those inject into the reply
+** network's inputs, and touch nothing of the request network's inputs),
+** and what the edge does after them cannot reach an SM within the span
+** (a packet matched at an edge arrives at a later one).  So the SMs may
+** tick while mem_sys_advance runs the rest.  False (nothing done) when
+** that does not hold: a span of more than one interconnect edge, or a
+** DRAM scheduler reading the SMs' warp counters, which they change.
+*/
+bool mem_sys_prepare(mem_sys *ms, uint64_t cycle)
+{
+    if (ms->warp_info || ms->clk.cycles[GPU_CLK_CORE] + 1 != cycle
+        || gpu_clocks_next(&ms->clk, GPU_CLK_ICNT) > 1)
+        return false;
+    ms->prep_work = ms_has_work(ms);
+    ms->prepped = true;
+    if (ms->prep_work && gpu_clocks_next(&ms->clk, GPU_CLK_ICNT) == 1) {
+        uint64_t t = ms->t[GPU_CLK_ICNT];       /* the edge's number */
+        mem_icnt_pre_release(ms->req, t);
+        mem_icnt_pre_eject(ms->rep, t, ms_to_sm, ms);
+    }
+    return true;
 }
 
 void mem_sys_advance(mem_sys *ms, uint64_t cycle)
@@ -811,6 +846,7 @@ void mem_sys_stats_diff(gpu_mem_stats *out, const gpu_mem_stats *a, const gpu_me
 static mem_port ml_port(void *impl, uint32_t sm) { return mem_sys_port(impl, sm); }
 static bool ml_recv(void *impl, uint64_t c, mem_req *out) { return mem_sys_recv(impl, c, out); }
 static void ml_advance(void *impl, uint64_t c) { mem_sys_advance(impl, c); }
+static bool ml_prepare(void *impl, uint64_t c) { return mem_sys_prepare(impl, c); }
 static uint64_t ml_run_until(void *impl, uint64_t c, uint64_t lim) { return mem_sys_run_until(impl, c, lim); }
 static uint32_t ml_in_flight(const void *impl) { return mem_sys_in_flight(impl); }
 static bool ml_refusing(const void *impl) { return ((const mem_sys *)impl)->refused; }
@@ -923,6 +959,7 @@ static void ml_host_copy(void *impl, uint64_t addr, uint64_t bytes)
 mem_lower mem_sys_lower(mem_sys *ms)
 {
     return (mem_lower){ .impl = ms, .port = ml_port, .recv = ml_recv, .advance = ml_advance,
+                        .prepare = ml_prepare,
                         .run_until = ml_run_until, .in_flight = ml_in_flight,
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
                         .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,

@@ -36,6 +36,10 @@ typedef struct mem_lower {
     /* one reply for any SM due at `cycle`, false when none */
     bool (*recv)(void *impl, uint64_t cycle, mem_req *out);
     void (*advance)(void *impl, uint64_t cycle);
+    /* Before advance(cycle) of one span: do what the SMs' tick of `cycle`
+       reads of it, so that the tick may run beside the advance; false
+       when it cannot (then advance first).  NULL: never. */
+    bool (*prepare)(void *impl, uint64_t cycle);
     uint64_t (*run_until)(void *impl, uint64_t cycle, uint64_t limit);
     /* requests from the SMs not yet answered */
     uint32_t (*in_flight)(const void *impl);
@@ -89,6 +93,7 @@ mem_lower mem_sys_lower(mem_sys *ms);
 mem_port mem_sys_port(mem_sys *ms, uint32_t sm);
 bool mem_sys_recv(mem_sys *ms, uint64_t cycle, mem_req *out);
 void mem_sys_advance(mem_sys *ms, uint64_t cycle);
+bool mem_sys_prepare(mem_sys *ms, uint64_t cycle);
 uint64_t mem_sys_run_until(mem_sys *ms, uint64_t cycle, uint64_t limit);
 uint32_t mem_sys_in_flight(const mem_sys *ms);
 void mem_sys_stats(const mem_sys *ms, gpu_mem_stats *out);

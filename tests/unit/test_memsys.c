@@ -5,7 +5,10 @@
 ** spreads lines over every slice and keeps a slice inside its channel;
 ** clock domains tick at their own rates; idealised modes (perfect L2,
 ** fixed-latency DRAM); a refused send becomes visible to run_until when
-** room frees; running ahead equals stepping; memory-side prefetches fill
+** room frees; running ahead equals stepping; a span whose SM-visible
+** part was done first (mem_sys_prepare, the replies read and the room
+** checked before the rest runs) equals the span run in one piece;
+** memory-side prefetches fill
 ** the L2 (and merge with demand); the `owl` prefetcher's lines go only to
 ** the slice of the controller that read them, and a later demand hits.
 */
@@ -277,6 +280,92 @@ static void test_run_until_equals_stepping(void **state)
     assert_memory_equal(&st[0], &st[1], sizeof st[0]);
 }
 
+/* xorshift: the same traffic for both runs */
+static uint64_t prep_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/*
+** One run of test_prepare_equals_advance: 4 SMs send reads and writes to
+** 4096 lines over small buffers (refusals, eject stalls, L2 hits and
+** misses; the L2 slices' small queues back up into the network).  With `prep` each span is prepared first and the SMs take
+** their replies and read their room before the rest of it runs, as the
+** parallel loop does; replies (cycle, SM, id) and room go to `log`.
+*/
+static uint32_t prep_run(const gpu_config *c, bool prep, uint64_t *log, uint32_t cap,
+                         gpu_mem_stats *st, uint32_t *nprepped)
+{
+    mem_sys *ms = make(c, 4);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint32_t n = 0, id = 0;
+    *nprepped = 0;
+    for (uint64_t cyc = 1; cyc < 6000; cyc++) {
+        bool early = prep && mem_sys_prepare(ms, cyc);
+        *nprepped += early;
+        if (!early) mem_sys_advance(ms, cyc);
+        mem_req out;
+        while (mem_sys_recv(ms, cyc, &out) && n < cap)
+            log[n++] = cyc << 24 | (uint64_t)out.sm << 16 | (out.id & 0xffff);
+        for (uint32_t sm = 0; sm < 4 && n < cap; sm++) {
+            mem_port p = mem_sys_port(ms, sm);
+            log[n++] = cyc << 24 | 1u << 20 | sm << 16 | p.can_send(p.impl);
+        }
+        if (early) mem_sys_advance(ms, cyc);
+        /* bursts: the networks drain to nothing between them */
+        for (uint32_t sm = 0; sm < 4 && cyc < 5000 && cyc / 150 % 2 == 0; sm++) {
+            uint64_t r = prep_rand(&x);
+            if (r % 4 == 0) continue;
+            mem_port p = mem_sys_port(ms, sm);
+            mem_req q = { .addr = (r >> 8) % 4096 * 128, .bytes = 128, .sm = (uint16_t)sm,
+                          .kind = r & 8 ? MEM_WRITE : MEM_READ, .id = id++ };
+            p.send(p.impl, &q, cyc);
+        }
+    }
+    mem_sys_stats(ms, st);
+    mem_sys_free(ms);
+    return n;
+}
+
+/* The SMs' part of a span done first, then the rest: the same as the span
+   in one piece (replies, their cycles, room, every statistic). */
+static void test_prepare_equals_advance(void **state)
+{
+    (void)state;
+    gpu_config c;
+    cfg_full(&c);
+    c.core_mhz = 700;
+    c.icnt_mhz = 700;
+    c.l2_mhz = 650;
+    c.dram_mhz = 924;
+    c.icnt_in_buffer = 10;
+    c.icnt_out_buffer = 10;
+    c.icnt_latency = 2;
+    c.l2_queue = 2;                 /* a full slice refuses the request network */
+    enum { CAP = 60000 };
+    uint64_t *log[2] = { calloc(CAP, 8), calloc(CAP, 8) };
+    gpu_mem_stats st[2];
+    uint32_t n[2], nprep[2];
+    for (int m = 0; m < 2; m++) n[m] = prep_run(&c, m == 1, log[m], CAP, &st[m], &nprep[m]);
+    assert_true(n[0] < CAP);
+    assert_int_equal(n[0], n[1]);
+    assert_memory_equal(log[0], log[1], n[0] * sizeof *log[0]);
+    assert_memory_equal(&st[0], &st[1], sizeof st[0]);
+    assert_int_equal(nprep[1], 5999);               /* every span was prepared */
+    assert_true(st[0].icnt_req_inject_stalls > 0);  /* the traffic had back-pressure */
+    assert_true(st[0].icnt_rep_eject_stalls + st[0].icnt_req_eject_stalls
+                + st[0].icnt_req_credit_stalls > 0);
+    /* an interconnect faster than the core: two edges in some spans */
+    c.icnt_mhz = 1500;
+    n[1] = prep_run(&c, true, log[1], CAP, &st[1], &nprep[1]);
+    assert_true(nprep[1] < 5999);
+    free(log[0]);
+    free(log[1]);
+}
+
 static void test_stats_diff(void **state)
 {
     (void)state;
@@ -543,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_ideal_modes),
         cmocka_unit_test(test_refusal_visible),
         cmocka_unit_test(test_run_until_equals_stepping),
+        cmocka_unit_test(test_prepare_equals_advance),
         cmocka_unit_test(test_stats_diff),
         cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_prefetch_fills_l2),
