@@ -256,14 +256,16 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
         /* each SM takes its replies on its own thread (accounted at the
            join).  A late thread means the host's CPUs are taken: waiting
            for it each cycle would cost far more than one thread, so the
-           SMs stay on one for a while, longer each time (wall-clock
-           scheduling: the statistics are the same either way) */
+           SMs stay on one for a while, longer each time up to 16384
+           cycles (a longer wait would also sit out a passing hiccup of a
+           shared host; wall-clock scheduling: the statistics are the same
+           either way) */
         uint32_t np = wk_parts(p->pool);
         for (uint32_t q = 0; q < np; q++)
             atomic_store_explicit(&p->dq[q].fb, (uint64_t)((p->nsm - q + np - 1) / np) << 32,
                                   memory_order_relaxed);
         if (wk_run(p->pool, smpar_part, p)) {
-            p->backoff = p->backoff ? (p->backoff < (1u << 20) ? p->backoff * 2 : p->backoff) : 1024;
+            p->backoff = p->backoff ? (p->backoff < (1u << 14) ? p->backoff * 2 : p->backoff) : 1024;
             p->solo_until = now + p->backoff;
         } else if (p->backoff) {
             p->backoff--;

@@ -130,6 +130,9 @@ struct mem_dram {
     mem_dram_stats st;
     uint32_t nbusy;                 /* banks busy now */
     uint64_t acct_t;                /* busy accounting done up to here */
+    /* no busy bank's period ends before this (at most the earliest end:
+       acct_advance scans the banks only once it is reached) */
+    uint64_t busy_min;
 };
 
 /* ------------------------------------------------------------------ */
@@ -435,7 +438,7 @@ void mem_dram_push(mem_dram *d, const mem_req *r, uint64_t dram_cycle)
 /* Account [acct_t, t) with the busy count changing at each known end. */
 static void acct_advance(mem_dram *d, uint64_t t)
 {
-    while (d->nbusy > 0) {
+    while (d->nbusy > 0 && d->busy_min <= t) {
         uint64_t end = UINT64_MAX;
         uint32_t who = 0;
         for (uint32_t b = 0; b < d->nbanks; b++)
@@ -443,6 +446,7 @@ static void acct_advance(mem_dram *d, uint64_t t)
                 end = d->banks[b].busy_end;
                 who = b;
             }
+        d->busy_min = end;
         if (end > t)
             break;
         if (end > d->acct_t) {
@@ -452,6 +456,7 @@ static void acct_advance(mem_dram *d, uint64_t t)
         }
         d->banks[who].busy = false;
         d->nbusy--;
+        d->busy_min = 0;            /* the next end: scan again */
     }
     if (t > d->acct_t) {
         if (d->nbusy) {
@@ -643,6 +648,7 @@ static void issue_col(mem_dram *d, uint32_t bi, uint64_t t)
     /* last column command: the request leaves the queue */
     fifo_put(d, &s->r, s->arrival, data_end, false);
     b->busy_end = data_end;
+    if (data_end < d->busy_min) d->busy_min = data_end;
     if (d->bank_hold) b->hold_until = data_end;
     b->cur = -1;
     if (!b->nq) d->active[bi / 64] &= ~(1ull << (bi % 64));
