@@ -15,13 +15,19 @@ void gpu_clocks_init(gpu_clocks *c, double core, double icnt, double l2, double 
     for (int d = 1; d < GPU_CLK_COUNT; d++) c->mhz[d] = f[d] > 0 ? f[d] : c->mhz[GPU_CLK_CORE];
 }
 
+/* Edges of domain d after `core` core edges. */
+static uint64_t clk_edges(const gpu_clocks *c, int d, uint64_t core)
+{
+    return (uint64_t)((double)core * c->mhz[d] / c->mhz[GPU_CLK_CORE]);
+}
+
 void gpu_clocks_advance(gpu_clocks *c, uint64_t n, uint64_t ticks[GPU_CLK_COUNT])
 {
     uint64_t core = c->cycles[GPU_CLK_CORE] + n;
     c->cycles[GPU_CLK_CORE] = core;
     if (ticks) ticks[GPU_CLK_CORE] = n;
     for (int d = 1; d < GPU_CLK_COUNT; d++) {
-        uint64_t total = (uint64_t)((double)core * c->mhz[d] / c->mhz[GPU_CLK_CORE]);
+        uint64_t total = clk_edges(c, d, core);
         if (ticks) ticks[d] = total - c->cycles[d];
         c->cycles[d] = total;
     }
@@ -29,6 +35,5 @@ void gpu_clocks_advance(gpu_clocks *c, uint64_t n, uint64_t ticks[GPU_CLK_COUNT]
 
 uint64_t gpu_clocks_next(const gpu_clocks *c, int d)
 {
-    uint64_t core = c->cycles[GPU_CLK_CORE] + 1;
-    return (uint64_t)((double)core * c->mhz[d] / c->mhz[GPU_CLK_CORE]) - c->cycles[d];
+    return clk_edges(c, d, c->cycles[GPU_CLK_CORE] + 1) - c->cycles[d];
 }

@@ -248,8 +248,8 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
     p->side_ctx = side_ctx;
     bool replied = false;
     emu_mem_freeze(gmem, true);
-    /* threads pay only when each gets two SMs with warps, or one besides
-       the memory's span (a cycle of one or two busy SMs costs less than a
+    /* threads pay only when each gets an SM with warps, or one SM runs
+       beside the memory's span (a cycle of one busy SM costs less than a
        meeting), and when the governor finds they do */
     uint32_t want = !p->pool ? 0 : side ? 1 : wk_threads(p->pool);
     if (p->pool && p->live >= want && now >= p->solo_until && smpar_gov(p)) {

@@ -61,12 +61,9 @@ struct mem_icnt {
     uint64_t leave_due;   /* earliest busy_until of a leaving lane (no input looked at before) */
     uint32_t rr;          /* first input scanned this cycle */
     uint64_t scan;        /* input scans so far (icnt_out.seen) */
-    /* part of the tick of cycle `pre_cycle` - 1 done ahead (mem_icnt_pre_*):
-       the release, with whether the network had anything before it, and
-       the packets the early eject took */
+    /* the tick of cycle `pre_cycle` - 1 had its deliveries done ahead
+       (mem_icnt_pre_eject), which took `pre_ejects` packets */
     uint64_t pre_cycle;
-    bool pre_released, pre_live;
-    bool pre_ejected;
     uint32_t pre_ejects;
     mem_icnt_stats st;
 };
@@ -302,8 +299,9 @@ static void icnt_match(mem_icnt *n, uint64_t cycle)
     n->rr = n->rr + 1 < n->nin ? n->rr + 1 : 0;
 }
 
-/* Transfers whose flits have all left their input: its credits return. */
-static void icnt_release(mem_icnt *n, uint64_t cycle)
+/* Transfers whose flits have all left their input: its credits return.
+   Done again in the same cycle, it does nothing. */
+void mem_icnt_release(mem_icnt *n, uint64_t cycle)
 {
     if (!n->nleaving || n->leave_due > cycle) return;
     uint64_t due = UINT64_MAX;
@@ -322,31 +320,12 @@ static void icnt_release(mem_icnt *n, uint64_t cycle)
     n->leave_due = due;
 }
 
-/* Ahead of the tick of `cycle`: the parts done early must be done for the
-   same cycle (a stale mark is dropped first). */
-static void icnt_pre_mark(mem_icnt *n, uint64_t cycle)
-{
-    if (n->pre_cycle == cycle + 1) return;
-    n->pre_cycle = cycle + 1;
-    n->pre_released = n->pre_ejected = false;
-    n->pre_ejects = 0;
-}
-
-void mem_icnt_pre_release(mem_icnt *n, uint64_t cycle)
-{
-    icnt_pre_mark(n, cycle);
-    n->pre_live = n->npackets + n->pre_ejects || n->nleaving;
-    n->pre_released = true;
-    icnt_release(n, cycle);
-}
-
 void mem_icnt_pre_eject(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
 {
-    icnt_pre_mark(n, cycle);
     uint32_t before = n->npackets;
     icnt_eject(n, cycle, sink, ctx);
-    n->pre_ejects += before - n->npackets;
-    n->pre_ejected = true;
+    n->pre_cycle = cycle + 1;
+    n->pre_ejects = before - n->npackets;
 }
 
 void mem_icnt_tick(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
@@ -354,12 +333,13 @@ void mem_icnt_tick(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx)
     bool pre = n->pre_cycle == cycle + 1;
     n->pre_cycle = 0;
     /* an idle network does nothing, not even turn its round robin: idle
-       as it was before the parts done early */
-    bool live = pre && n->pre_released ? n->pre_live
-                : n->npackets + (pre ? n->pre_ejects : 0) || n->nleaving;
-    if (!live) return;
-    if (!(pre && n->pre_released)) icnt_release(n, cycle);
-    if (!(pre && n->pre_ejected)) icnt_eject(n, cycle, sink, ctx);
+       as it was before its deliveries were done ahead.  (A release done
+       ahead never changes that: a transfer's packet stays in the network
+       until it is delivered, at the earliest in the cycle its flits have
+       left: latency >= 1.) */
+    if (!(n->npackets + (pre ? n->pre_ejects : 0)) && !n->nleaving) return;
+    mem_icnt_release(n, cycle);
+    if (!pre) icnt_eject(n, cycle, sink, ctx);
     icnt_match(n, cycle);
 }
 

@@ -56,14 +56,15 @@ uint32_t mem_icnt_free_flits(const mem_icnt *n, uint32_t input);
 /* One interconnect cycle: deliver arrived packets to `sink`, release
    finished transfers, match waiting heads to free outputs. */
 void mem_icnt_tick(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx);
-/* Parts of the tick of `cycle` done ahead of it, which that tick then
-   skips: the release of finished transfers (the inputs' credits), and the
-   delivery of arrived packets.  Exact when nothing else touches the
-   network in between except injections (an injection cannot arrive in the
-   same cycle).  The memory system does them before the SMs' next tick, so
-   that the SMs see their replies and their room while the rest of the
-   memory system runs beside them (docs/parallel-timing.md). */
-void mem_icnt_pre_release(mem_icnt *n, uint64_t cycle);
+/* Parts of the tick of `cycle` done ahead of it: the release of finished
+   transfers (the inputs' credits; the tick's own release then finds
+   nothing), and the delivery of arrived packets (which the tick then
+   skips).  Exact when nothing else touches the network in between except
+   injections (an injection cannot arrive in the same cycle).  The memory
+   system does them before the SMs' next tick, so that the SMs see their
+   replies and their room while the rest of the memory system runs beside
+   them (docs/parallel-timing.md). */
+void mem_icnt_release(mem_icnt *n, uint64_t cycle);
 void mem_icnt_pre_eject(mem_icnt *n, uint64_t cycle, mem_icnt_sink sink, void *ctx);
 
 /* Packets anywhere in the network. */

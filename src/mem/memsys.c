@@ -676,14 +676,14 @@ static void ms_span(mem_sys *ms)
 */
 bool mem_sys_prepare(mem_sys *ms, uint64_t cycle)
 {
-    if (ms->warp_info || ms->clk.cycles[GPU_CLK_CORE] + 1 != cycle
-        || gpu_clocks_next(&ms->clk, GPU_CLK_ICNT) > 1)
+    uint64_t edges = gpu_clocks_next(&ms->clk, GPU_CLK_ICNT);
+    if (ms->warp_info || ms->clk.cycles[GPU_CLK_CORE] + 1 != cycle || edges > 1)
         return false;
     ms->prep_work = ms_has_work(ms);
     ms->prepped = true;
-    if (ms->prep_work && gpu_clocks_next(&ms->clk, GPU_CLK_ICNT) == 1) {
+    if (ms->prep_work && edges == 1) {
         uint64_t t = ms->t[GPU_CLK_ICNT];       /* the edge's number */
-        mem_icnt_pre_release(ms->req, t);
+        mem_icnt_release(ms->req, t);
         mem_icnt_pre_eject(ms->rep, t, ms_to_sm, ms);
     }
     return true;
