@@ -83,6 +83,10 @@ bool core_sm_faulted(const core_sm *sm);
 void core_sm_set_fault(core_sm *sm);
 /* A CTA finished since the last call (the dispatcher may place more). */
 bool core_sm_take_cta_freed(core_sm *sm);
+bool core_sm_cta_freed(const core_sm *sm);      /* the same, without taking it */
+/* Count the quiet cycles not yet counted (before reading the SM's or its
+   L1s' statistics between its ticks). */
+void core_sm_settle(core_sm *sm);
 uint32_t core_sm_live_warps(const core_sm *sm);
 uint32_t core_sm_live_ctas(const core_sm *sm);
 /* Warp slots, scheduler units and CTA slots of the SM. */

@@ -337,6 +337,7 @@ struct core_sm {
     uint64_t exec_until;          /* an issued ALU instruction holds its pipe until then
                                      (initiation interval: SIMT width 8 = 4 cycles) */
     uint64_t last_tick;           /* the cycle of the last core_sm_tick */
+    uint64_t quiet_n;             /* quiet ticks up to last_tick not yet counted (sm_settle) */
 
     /* per cycle */
     bool     active;              /* something happened: no skipping */

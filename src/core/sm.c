@@ -105,6 +105,8 @@ static int sm_alloc(core_sm *sm, const gpu_config *cfg)
     return 0;
 }
 
+static void sm_settle(core_sm *sm);
+
 core_sm *core_sm_new(uint32_t id, uint32_t nsms, const gpu_config *cfg,
                      const ws_resolved_policies *rp, char *err, size_t errlen)
 {
@@ -194,6 +196,7 @@ static void sm_l1_occupancy(core_sm *sm)
 void core_sm_begin_kernel(core_sm *sm, emu_launch *l, const core_uinfo *ui,
                           gpu_kernel_stats *st, const ws_launch_info *k, uint64_t cycle)
 {
+    sm_settle(sm);
     sm->kinfo = k;
     sm->launch = l;
     sm->ui = ui;
@@ -303,6 +306,7 @@ int core_policy_reexec_pick(core_sm *sm, uint64_t cycle)
 
 void core_sm_event(core_sm *sm, const ws_sched_event *e, uint64_t cycle)
 {
+    sm_settle(sm);
     if (!sm->wp || !sm->wp->on_event) return;
     ws_sched_event ev = *e;
     if (ev.warp < sm->nwarps && sm->warps[ev.warp].ew) {
@@ -358,6 +362,7 @@ static void sm_assign_sched(core_sm *sm, core_warp *w, uint64_t cycle)
 int core_sm_launch_cta(core_sm *sm, uint32_t linear, uint32_t regs, uint32_t shmem,
                        uint64_t cycle)
 {
+    sm_settle(sm);
     uint32_t cs = 0;
     while (cs < sm->nctas && sm->ctas[cs].live) cs++;
     if (cs == sm->nctas) return -1;
@@ -483,6 +488,7 @@ void core_warp_finish(core_sm *sm, core_warp *w, uint64_t cycle)
 
 void core_sm_abort(core_sm *sm)
 {
+    sm_settle(sm);
     for (uint32_t c = 0; sm->ctas && c < sm->nctas; c++) {
         if (!sm->ctas[c].live) continue;
         emu_cta_release(&sm->ctas[c].ecta);
@@ -542,9 +548,31 @@ static void sm_quiet_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
     for (int c = 0; c < CORE_C_COUNT; c++)
         if (mem_l1_queue_len(sm->l1[c])) mem_l1_tick(sm->l1[c], port, cycle);
     if (sm->l1i && mem_l1_queue_len(sm->l1i)) mem_l1_tick(sm->l1i, port, cycle);
-    core_sm_account_skip(sm, 1);
+    sm->quiet_n++;             /* counted by sm_settle */
     sm->last_tick = cycle;
 }
+
+static void sm_account(core_sm *sm, uint64_t n);
+
+/*
+** The counts of the quiet ticks since the last count, as one skip of as
+** many cycles from the first of them: nothing sm_account reads changes
+** in a quiet run, its counts grow linearly with the cycles, and its pipe
+** count starts at the run's first cycle.  Done before anything changes
+** the SM or reads its counts (every entry point but the quiet tick and
+** the read-only queries, and core_sm_settle before a sample).
+*/
+static void sm_settle(core_sm *sm)
+{
+    if (!sm->quiet_n) return;
+    uint64_t n = sm->quiet_n, t = sm->last_tick;
+    sm->quiet_n = 0;
+    sm->last_tick = t - n;
+    sm_account(sm, n);
+    sm->last_tick = t;
+}
+
+void core_sm_settle(core_sm *sm) { sm_settle(sm); }
 
 void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 {
@@ -553,6 +581,7 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
         sm_quiet_tick(sm, port, cycle);
         return;
     }
+    sm_settle(sm);
     sm->poked = false;
     sm->active = false;
     sm->wake = CORE_NEVER;
@@ -604,6 +633,7 @@ void core_sm_tick(core_sm *sm, const mem_port *port, uint64_t cycle)
 
 void core_sm_reply(core_sm *sm, const mem_req *rep, uint64_t cycle)
 {
+    sm_settle(sm);
     sm->poked = true;
     if (rep->src == CORE_C_L1I) core_fetch_reply(sm, rep, cycle);
     else core_lsu_reply(sm, rep, cycle);
@@ -618,6 +648,12 @@ bool core_sm_idle(const core_sm *sm)
 }
 
 void core_sm_account_skip(core_sm *sm, uint64_t n)
+{
+    sm_settle(sm);
+    sm_account(sm, n);
+}
+
+static void sm_account(core_sm *sm, uint64_t n)
 {
     gpu_kernel_stats *st = sm->st;
     for (uint32_t s = 0; s < sm->nsched; s++) {
@@ -716,11 +752,13 @@ void core_sm_set_dup_mshr(core_sm *sm, mem_dup_mshr *d) { sm->dup_mshr = d; }
 uint64_t core_sm_warp_insns(const core_sm *sm) { return sm->warp_insns; }
 const mem_l1 *core_sm_l1(const core_sm *sm, int c) { return c == CORE_C_L1I ? sm->l1i : sm->l1[c]; }
 
+bool core_sm_cta_freed(const core_sm *sm) { return sm->cta_freed; }
+
 bool core_sm_take_cta_freed(core_sm *sm)
 {
-    bool f = sm->cta_freed;
+    if (!sm->cta_freed) return false;   /* (read only: the line stays the SM thread's) */
     sm->cta_freed = false;
-    return f;
+    return true;
 }
 
 void core_sm_insns_resident(const core_sm *sm, uint64_t *warp_insns, uint64_t *thread_insns)

@@ -120,6 +120,7 @@ uint32_t emu_oob_report(const emu_oob_log *g, FILE *out);
 /* Move `src`'s sites into `dst` (counts added; new sites appended in
    `src`'s order) and empty `src`: per-SM logs joined in a fixed order. */
 void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src);
+bool emu_oob_empty(const emu_oob_log *g);   /* nothing to merge */
 
 /* ------------------------------------------------------------------ */
 /* Deferred global writes (wlog.c)                                     */

@@ -31,7 +31,16 @@ struct emu_oob_log {
     uint64_t more;            /* accesses at sites beyond OOB_MAX_SITES */
 };
 
-emu_oob_log *emu_oob_new(void) { return calloc(1, sizeof(emu_oob_log)); }
+/* A line of its own: each SM's log is written on its SM's thread (the
+   parallel timing model), and logs sharing a line would pass it between
+   the CPUs' caches every cycle. */
+emu_oob_log *emu_oob_new(void)
+{
+    size_t size = (sizeof(emu_oob_log) + 63) / 64 * 64;
+    emu_oob_log *g = aligned_alloc(64, size);
+    if (g) memset(g, 0, size);
+    return g;
+}
 
 void emu_oob_free(emu_oob_log *g)
 {
@@ -105,6 +114,8 @@ static void oob_text(emu_mem *m, uint64_t addr, uint32_t n, const char *what, bo
              freed ? "use after free: " : "out-of-bounds ", what, n, addr, desc,
              mapped ? "" : " (outside every mapped page: an illegal address)");
 }
+
+bool emu_oob_empty(const emu_oob_log *g) { return !g->nsites && !g->more; }
 
 void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src)
 {

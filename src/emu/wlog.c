@@ -41,7 +41,16 @@ struct emu_wlog {
     uint32_t n, cap;
 };
 
-emu_wlog *emu_wlog_new(void) { return calloc(1, sizeof(emu_wlog)); }
+/* A line of its own: each SM's log is written on its SM's thread (the
+   parallel timing model), and logs sharing a line would pass it between
+   the CPUs' caches every cycle. */
+emu_wlog *emu_wlog_new(void)
+{
+    size_t size = (sizeof(emu_wlog) + 63) / 64 * 64;
+    emu_wlog *g = aligned_alloc(64, size);
+    if (g) memset(g, 0, size);
+    return g;
+}
 
 void emu_wlog_free(emu_wlog *g)
 {

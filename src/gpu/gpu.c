@@ -500,6 +500,7 @@ static void gpu_take_samples(gpu *g, gpu_kernel_stats *st, uint64_t *next_sample
 {
     uint64_t iv = g->cfg.timeseries_interval;
     if (!iv || *next_sample > cycle) return;
+    for (uint32_t i = 0; i < g->nsm; i++) core_sm_settle(g->sms[i]);
     smpar_fold(g->par, st);          /* the SMs' counters so far */
     while (*next_sample <= cycle) {
         uint32_t n = st->nsamples;
@@ -617,27 +618,10 @@ static bool gpu_step(gpu *g, gpu_kernel_stats *st)
     bool busy = smpar_tick(g->par, g->sms, g->ports, &g->mem, g->launch->gmem, now,
                            side ? gpu_mem_span : NULL, g);
     if (smpar_commit(g->par, g->launch, &g->mem, now)) g->oom = true;
-    for (uint32_t i = 0; i < g->nsm; i++) busy |= core_sm_active(g->sms[i]);
+    busy |= smpar_active(g->par);
     g->refusing = g->mem.refusing(g->mem.impl);
     if (g->refusing) st->mem_queue_full_cycles++;
     return busy;
-}
-
-/* Earliest cycle after `now` at which an SM's timer is due. */
-static uint64_t gpu_next_event(const gpu *g)
-{
-    uint64_t t = CORE_NEVER;
-    for (uint32_t i = 0; i < g->nsm; i++)
-        if (core_sm_wake(g->sms[i]) < t) t = core_sm_wake(g->sms[i]);
-    return t;
-}
-
-static uint64_t gpu_last_progress(const gpu *g)
-{
-    uint64_t t = 0;
-    for (uint32_t i = 0; i < g->nsm; i++)
-        if (core_sm_last_progress(g->sms[i]) > t) t = core_sm_last_progress(g->sms[i]);
-    return t;
 }
 
 /* Jump over `n` cycles in which no SM changes (the memory has already
@@ -658,12 +642,29 @@ static void gpu_skip(gpu *g, gpu_kernel_stats *st, uint64_t n)
     gpu_clocks_advance(&g->clk, n, NULL);
 }
 
+/* A cycle in which nothing happened: the next timed event, or where the
+   watchdog, max_cycles or a time-series sample would stop the loop (at
+   most the current cycle: no skip). */
+static uint64_t gpu_skip_to(const gpu *g, const gpu_kernel_stats *st, uint64_t next_sample)
+{
+    const gpu_config *c = &g->cfg;
+    uint64_t next = smpar_wake(g->par);   /* the earliest an SM's timer is due */
+    uint64_t quiet_since = smpar_progress(g->par);
+    if (c->watchdog_cycles && quiet_since + c->watchdog_cycles < next)
+        next = quiet_since + c->watchdog_cycles;
+    if (c->max_cycles && st->start_cycle + c->max_cycles < next)
+        next = st->start_cycle + c->max_cycles;
+    if (c->timeseries_interval && next_sample < next) next = next_sample;
+    return next;
+}
+
 static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, size_t errlen)
 {
     const gpu_config *c = &g->cfg;
     uint64_t next_sample = st->start_cycle + c->timeseries_interval;
     g->mem_due = false;
     for (uint32_t i = 0; i < g->nsm; i++) core_sm_set_last_progress(g->sms[i], g->cycle);
+    smpar_scan(g->par, g->sms);
     for (;;) {
         uint64_t ran = g->cycle - st->start_cycle;
         if (c->max_cycles && ran >= c->max_cycles) {
@@ -673,7 +674,7 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
             gpu_dump(g, why, err, errlen);
             return -1;
         }
-        uint64_t quiet_since = gpu_last_progress(g);
+        uint64_t quiet_since = smpar_progress(g->par);
         if (c->watchdog_cycles && g->cycle - quiet_since >= c->watchdog_cycles) {
             char why[160];
             snprintf(why, sizeof why, "deadlock watchdog: no instruction issued or load "
@@ -688,11 +689,10 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
                      PRIu64, g->cycle);
             return -1;
         }
+        if (smpar_faulted(g->par)) return -1;
         bool freed = false;
-        for (uint32_t i = 0; i < g->nsm; i++) {
+        for (uint32_t i = 0; smpar_freed(g->par) && i < g->nsm; i++)
             freed |= core_sm_take_cta_freed(g->sms[i]);
-            if (core_sm_faulted(g->sms[i])) return -1;
-        }
         if (freed && k->placed < k->nctas) {
             if (gpu_dispatch(g, k, err, errlen)) return -1;
             busy = true;
@@ -700,24 +700,17 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         gpu_take_samples(g, st, &next_sample, g->cycle);
         g->cycle++;
         gpu_clocks_advance(&g->clk, 1, NULL);
-        /* (the memory's span changes neither what is in flight nor the SMs) */
+        /* (the memory's span changes neither what is in flight nor the
+           SMs, so neither whether the kernel is done nor where a skip
+           could go) */
         bool done = k->placed == k->nctas && gpu_all_idle(g);
-        if (!done && (busy || !c->skip_idle_cycles) && g->mem.prepare) {
+        uint64_t next = busy || !c->skip_idle_cycles ? g->cycle : gpu_skip_to(g, st, next_sample);
+        if (!done && next <= g->cycle && g->mem.prepare) {
             g->mem_due = true;         /* the next tick comes at once: gpu_step */
             continue;
         }
         g->mem.advance(g->mem.impl, g->cycle);
         if (done) return 0;
-        quiet_since = gpu_last_progress(g);
-        if (busy || !c->skip_idle_cycles) continue;
-        /* nothing happened: jump to the next timed event (or to where the
-           watchdog / max_cycles would stop us) */
-        uint64_t next = gpu_next_event(g);
-        if (c->watchdog_cycles && quiet_since + c->watchdog_cycles < next)
-            next = quiet_since + c->watchdog_cycles;
-        if (c->max_cycles && st->start_cycle + c->max_cycles < next)
-            next = st->start_cycle + c->max_cycles;
-        if (c->timeseries_interval && next_sample < next) next = next_sample;
         if (next <= g->cycle) continue;
         /* the memory runs ahead, stopping where an SM could see it */
         next = g->mem.run_until(g->mem.impl, g->cycle, next);

@@ -40,11 +40,29 @@
    back.  A line of its own. */
 typedef struct smpar_deque { _Alignas(64) atomic_uint_fast64_t fb; } smpar_deque;
 
-/* A flag of its own cache line: written by one thread, read by the caller
-   (sharing a line, the threads' writes would pass it back and forth). */
-typedef struct smpar_flag { _Alignas(64) bool on; } smpar_flag;
+/*
+** What the cycle loop asks of the SMs after their tick, gathered per part
+** by the thread that ticked them, where their lines are (the loop reading
+** each SM's state would move its lines to the caller's CPU every cycle):
+** whether any SM was active, had a CTA freed or faulted, how many have
+** live warps, their latest progress and earliest wake-up; which SMs
+** the join must visit (bit i of `need`: a reply taken, sends, global
+** stores, printf, out-of-allocation sites, a fault); and the progress
+** counts the SMs made (bit i of `moved`: SM i's in prog[i], taken from
+** its launch copy).  Lines of its own per part.
+*/
+typedef struct smpar_prog { uint64_t idle_insns; bool progressed; } smpar_prog;
+typedef struct smpar_sum {
+    _Alignas(64) bool active, freed, fault, replied;
+    uint32_t live;
+    uint64_t progress, wake;
+    uint64_t *need, *moved;     /* nwords words each, on lines of their own */
+    smpar_prog *prog;           /* per SM, on lines of their own */
+} smpar_sum;
 /* An SM's launch copy on lines of its own: every instruction counts in it. */
 typedef struct smpar_launch_slot { _Alignas(64) emu_launch l; } smpar_launch_slot;
+/* An SM's counters, likewise. */
+typedef struct smpar_stats_slot { _Alignas(64) gpu_kernel_stats s; } smpar_stats_slot;
 
 struct smpar {
     uint32_t nsm;
@@ -55,9 +73,10 @@ struct smpar {
     FILE **out;                 /* per SM: device printf, until the join */
     char **obuf;
     size_t *olen;
-    gpu_kernel_stats *st;       /* per SM: its counters since the last fold */
-    smpar_flag *replied;        /* per part: one of its SMs took a reply */
-    uint32_t live;              /* SMs with live warps after the last cycle */
+    smpar_stats_slot *st;       /* per SM: its counters since the last fold */
+    uint32_t nparts, nwords;    /* parts of a tick; words of an SM bit set */
+    uint32_t used;              /* parts the last tick ran (1: one thread) */
+    smpar_sum *sum;             /* per part; sum[nparts]: the parts' joined */
     uint64_t solo_until;        /* one thread until this cycle: threads were late */
     uint64_t backoff;           /* cycles of the next such wait */
     /* the phase being run */
@@ -85,19 +104,33 @@ smpar *smpar_new(uint32_t nsm, uint32_t threads)
     p->out = calloc(nsm, sizeof *p->out);
     p->obuf = calloc(nsm, sizeof *p->obuf);
     p->olen = calloc(nsm, sizeof *p->olen);
-    p->st = calloc(nsm, sizeof *p->st);
-    p->replied = aligned_alloc(_Alignof(smpar_flag), nsm * sizeof *p->replied);
+    p->st = aligned_alloc(_Alignof(smpar_stats_slot), nsm * sizeof *p->st);
     p->dq = aligned_alloc(_Alignof(smpar_deque), nsm * sizeof *p->dq);
-    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->replied
-              && p->dq;
+    p->nparts = threads > 1 ? (threads < nsm ? threads : nsm) : 1;
+    p->nwords = (nsm + 63) / 64;
+    p->sum = aligned_alloc(_Alignof(smpar_sum), (p->nparts + 1) * sizeof *p->sum);
+    bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->dq
+              && p->sum;
+    if (p->sum) memset(p->sum, 0, (p->nparts + 1) * sizeof *p->sum);
     if (ok) {
         memset(p->sl, 0, nsm * sizeof *p->sl);
-        memset(p->replied, 0, nsm * sizeof *p->replied);
+        memset(p->st, 0, nsm * sizeof *p->st);
+    }
+    size_t wbytes = (p->nwords * sizeof(uint64_t) + 63) / 64 * 64;
+    size_t pbytes = (nsm * sizeof(smpar_prog) + 63) / 64 * 64;
+    for (uint32_t k = 0; ok && k <= p->nparts; k++) {
+        smpar_sum *u = &p->sum[k];
+        ok = (u->need = aligned_alloc(64, wbytes)) && (u->moved = aligned_alloc(64, wbytes))
+             && (u->prog = aligned_alloc(64, pbytes));
+        if (ok) {
+            memset(u->need, 0, wbytes);
+            memset(u->moved, 0, wbytes);
+        }
     }
     for (uint32_t i = 0; ok && i < nsm; i++)
         ok = (p->wlog[i] = emu_wlog_new()) && (p->oob[i] = emu_oob_new())
              && (p->out[i] = open_memstream(&p->obuf[i], &p->olen[i]));
-    if (ok && threads > 1) ok = (p->pool = wk_new(threads < nsm ? threads : nsm)) != NULL;
+    if (ok && p->nparts > 1) ok = (p->pool = wk_new(p->nparts)) != NULL;
     if (!ok) {
         smpar_free(p);
         return NULL;
@@ -122,13 +155,18 @@ void smpar_free(smpar *p)
     free(p->obuf);
     free(p->olen);
     free(p->st);
-    free(p->replied);
+    for (uint32_t k = 0; p->sum && k <= p->nparts; k++) {
+        free(p->sum[k].need);
+        free(p->sum[k].moved);
+        free(p->sum[k].prog);
+    }
+    free(p->sum);
     free(p->dq);
     free(p);
 }
 
 emu_launch *smpar_launch(smpar *p, uint32_t sm) { return &p->sl[sm].l; }
-gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm) { return &p->st[sm]; }
+gpu_kernel_stats *smpar_stats(smpar *p, uint32_t sm) { return &p->st[sm].s; }
 
 /* The per-SM statistics start from nothing but what the cores read. */
 static void smpar_stats_reset(gpu_kernel_stats *s, uint32_t regs_per_thread)
@@ -151,12 +189,51 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
         s->wlog = p->wlog[i];
         s->oob = l->oob ? p->oob[i] : NULL;
         s->out = p->out[i];
-        smpar_stats_reset(&p->st[i], st->regs_per_thread);
+        smpar_stats_reset(&p->st[i].s, st->regs_per_thread);
     }
 }
 
-/* SM `i`'s replies due now, then its tick; true when it took a reply. */
-static bool smpar_sm(smpar *p, uint32_t i)
+/* Part `s` ticked SM `i` (`got`: it took a reply): what the loop and the
+   join need of it, into the part's summary. */
+static void smpar_gather(smpar_sum *s, const core_sm *sm)
+{
+    s->active |= core_sm_active(sm);
+    s->freed |= core_sm_cta_freed(sm);
+    s->fault |= core_sm_faulted(sm);
+    s->live += core_sm_live_warps(sm) > 0;
+    if (core_sm_last_progress(sm) > s->progress) s->progress = core_sm_last_progress(sm);
+    if (core_sm_wake(sm) < s->wake) s->wake = core_sm_wake(sm);
+}
+
+static void smpar_note(smpar *p, smpar_sum *s, uint32_t i, bool got)
+{
+    emu_launch *l = &p->sl[i].l;
+    smpar_gather(s, p->sms[i]);
+    if (l->idle_insns || l->progressed) {     /* taken here, where the line is */
+        s->prog[i] = (smpar_prog){ l->idle_insns, l->progressed };
+        s->moved[i / 64] |= 1ull << (i % 64);
+        l->idle_insns = 0;
+        l->progressed = false;
+    }
+    const mem_lower *m = p->mem;
+    if (got || l->printed || l->fault.kind != EMU_OK || !emu_wlog_empty(p->wlog[i])
+        || (l->oob && !emu_oob_empty(l->oob))
+        || (m->pending ? m->pending(m->impl, i) : m->commit != NULL))
+        s->need[i / 64] |= 1ull << (i % 64);
+}
+
+static void smpar_sum_reset(smpar *p, smpar_sum *s)
+{
+    s->active = s->freed = s->fault = s->replied = false;
+    s->live = 0;
+    s->progress = 0;
+    s->wake = CORE_NEVER;
+    memset(s->need, 0, p->nwords * sizeof *s->need);
+    memset(s->moved, 0, p->nwords * sizeof *s->moved);
+}
+
+/* SM `i`'s replies due now, then its tick, noted in part `s`. */
+static void smpar_sm(smpar *p, smpar_sum *s, uint32_t i)
 {
     mem_req rep;
     bool got = false;
@@ -165,7 +242,8 @@ static bool smpar_sm(smpar *p, uint32_t i)
         got = true;
     }
     core_sm_tick(p->sms[i], &p->ports[i], p->now);
-    return got;
+    s->replied |= got;
+    smpar_note(p, s, i, got);
 }
 
 /* Take the SM at the front (or back) of deque `d`: its position, or
@@ -195,15 +273,35 @@ static bool smpar_take(smpar_deque *d, bool back, uint32_t *pos)
 static void smpar_part(void *ctx, uint32_t part, uint32_t nparts)
 {
     smpar *p = ctx;
-    bool got = false;
+    smpar_sum *s = &p->sum[part];
     uint32_t k;
+    smpar_sum_reset(p, s);
     if (part == 0 && p->side) p->side(p->side_ctx);
-    while (smpar_take(&p->dq[part], false, &k)) got |= smpar_sm(p, part + k * nparts);
+    while (smpar_take(&p->dq[part], false, &k)) smpar_sm(p, s, part + k * nparts);
     for (uint32_t j = 1; j < nparts; j++) {
         uint32_t q = part + j < nparts ? part + j : part + j - nparts;
-        while (smpar_take(&p->dq[q], true, &k)) got |= smpar_sm(p, q + k * nparts);
+        while (smpar_take(&p->dq[q], true, &k)) smpar_sm(p, s, q + k * nparts);
     }
-    p->replied[part].on = got;
+}
+
+/* The parts' summaries (the first `n`) joined into sum[nparts] (but for
+   the progress counts, which stay in the parts'). */
+static void smpar_sum_join(smpar *p, uint32_t n)
+{
+    smpar_sum *t = &p->sum[p->nparts];
+    smpar_sum_reset(p, t);
+    p->used = n;
+    for (uint32_t k = 0; k < n; k++) {
+        const smpar_sum *s = &p->sum[k];
+        t->active |= s->active;
+        t->freed |= s->freed;
+        t->fault |= s->fault;
+        t->replied |= s->replied;
+        t->live += s->live;
+        if (s->progress > t->progress) t->progress = s->progress;
+        if (s->wake < t->wake) t->wake = s->wake;
+        for (uint32_t w = 0; w < p->nwords; w++) t->need[w] |= s->need[w];
+    }
 }
 
 static uint64_t smpar_ns(void)
@@ -246,13 +344,14 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
     p->now = now;
     p->side = side;
     p->side_ctx = side_ctx;
-    bool replied = false;
+    bool replied = false, pool;
     emu_mem_freeze(gmem, true);
     /* threads pay only when each gets an SM with warps, or one SM runs
        beside the memory's span (a cycle of one busy SM costs less than a
        meeting), and when the governor finds they do */
     uint32_t want = !p->pool ? 0 : side ? 1 : wk_threads(p->pool);
-    if (p->pool && p->live >= want && now >= p->solo_until && smpar_gov(p)) {
+    if ((pool = p->pool && p->sum[p->nparts].live >= want && now >= p->solo_until
+                && smpar_gov(p))) {
         /* each SM takes its replies on its own thread (accounted at the
            join).  A late thread means the host's CPUs are taken: waiting
            for it each cycle would cost far more than one thread, so the
@@ -270,13 +369,13 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
         } else if (p->backoff) {
             p->backoff--;
         }
-        for (uint32_t k = 0; k < wk_parts(p->pool); k++) replied |= p->replied[k].on;
     } else {
         /* one thread: the memory's span, all replies, then the SMs in the
            rotating order, as the serial loop always ran (the GPU-wide L1D
            stream and MSHR record, which keep one thread, see the SMs in
            this order); the replies are counted at once (mem_lower.recv) */
         if (side) side(side_ctx);
+        smpar_sum_reset(p, &p->sum[0]);
         mem_req rep;
         while (mem->recv(mem->impl, now, &rep)) {
             if (rep.sm < p->nsm) core_sm_reply(sms[rep.sm], &rep, now);
@@ -285,10 +384,12 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
         for (uint32_t k = 0; k < p->nsm; k++) {
             uint32_t i = (uint32_t)((now + k) % p->nsm);
             core_sm_tick(sms[i], &ports[i], now);
+            smpar_note(p, &p->sum[0], i, false);
         }
     }
     emu_mem_freeze(gmem, false);
-    return replied;
+    smpar_sum_join(p, pool ? p->nparts : 1);
+    return replied || p->sum[p->nparts].replied;
 }
 
 /* Device printf of SM `i` so far, to the launch's stream (closing the
@@ -320,36 +421,65 @@ static void smpar_join_records(smpar *p, uint32_t i, emu_launch *l)
    done to `l` had this SM ticked now. */
 static int smpar_join(smpar *p, uint32_t i, emu_launch *l)
 {
-    emu_launch *s = &p->sl[i].l;
     int rc = emu_wlog_empty(p->wlog[i]) ? 0 : emu_wlog_apply(p->wlog[i], l->gmem);
-    /* progress: counted since this SM's last reset, or on top of the rest */
-    l->idle_insns = s->progressed ? s->idle_insns : l->idle_insns + s->idle_insns;
-    if (s->progressed) l->progressed = true;
-    s->idle_insns = 0;
-    s->progressed = false;
     smpar_join_records(p, i, l);
     return rc;
 }
 
+/* SM `i`'s progress count of the tick into `l`: counted since this SM's
+   last reset, or on top of the rest. */
+static void smpar_join_progress(smpar *p, uint32_t i, emu_launch *l)
+{
+    for (uint32_t k = 0; k < p->used; k++) {
+        const smpar_sum *s = &p->sum[k];
+        if (!(s->moved[i / 64] >> (i % 64) & 1)) continue;
+        const smpar_prog *g = &s->prog[i];
+        l->idle_insns = g->progressed ? g->idle_insns : l->idle_insns + g->idle_insns;
+        if (g->progressed) l->progressed = true;
+        return;
+    }
+}
+
+/* Join and commit only the SMs the tick noted (smpar_note): for the
+   others both do nothing. */
 int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now)
 {
+    smpar_sum *t = &p->sum[p->nparts];
     int rc = 0;
-    if (p->pool) mem->commit_replies(mem->impl);   /* before any send, as serially */
-    p->live = 0;
+    if (t->replied)          /* before any send, as serially */
+        for (uint32_t i = 0; i < p->nsm; i++)
+            if (t->need[i / 64] >> (i % 64) & 1) mem->commit_replies(mem->impl, i);
     for (uint32_t k = 0; k < p->nsm; k++) {
         uint32_t i = (uint32_t)((now + k) % p->nsm);
-        p->live += core_sm_live_warps(p->sms[i]) > 0;
-        if (smpar_join(p, i, l)) core_sm_set_fault(p->sms[i]);
+        smpar_join_progress(p, i, l);
+        if (!(t->need[i / 64] >> (i % 64) & 1)) continue;
+        if (smpar_join(p, i, l)) {
+            core_sm_set_fault(p->sms[i]);
+            t->fault = true;
+        }
         if (mem->commit && mem->commit(mem->impl, i)) rc = -1;
     }
     return rc;
 }
 
+void smpar_scan(smpar *p, core_sm **sms)
+{
+    smpar_sum *t = &p->sum[p->nparts];
+    smpar_sum_reset(p, t);
+    for (uint32_t i = 0; i < p->nsm; i++) smpar_gather(t, sms[i]);
+}
+
+bool smpar_active(const smpar *p) { return p->sum[p->nparts].active; }
+bool smpar_freed(const smpar *p) { return p->sum[p->nparts].freed; }
+bool smpar_faulted(const smpar *p) { return p->sum[p->nparts].fault; }
+uint64_t smpar_progress(const smpar *p) { return p->sum[p->nparts].progress; }
+uint64_t smpar_wake(const smpar *p) { return p->sum[p->nparts].wake; }
+
 void smpar_fold(smpar *p, gpu_kernel_stats *st)
 {
     for (uint32_t i = 0; i < p->nsm; i++) {
-        gpu_stats_accumulate(st, &p->st[i]);
-        smpar_stats_reset(&p->st[i], st->regs_per_thread);
+        gpu_stats_accumulate(st, &p->st[i].s);
+        smpar_stats_reset(&p->st[i].s, st->regs_per_thread);
     }
 }
 

@@ -36,6 +36,18 @@ bool smpar_tick(smpar *p, core_sm **sms, mem_port *ports, const mem_lower *mem, 
                 uint64_t now, smpar_side side, void *side_ctx);
 int smpar_commit(smpar *p, emu_launch *l, const mem_lower *mem, uint64_t now);
 
+/* What the last tick (or smpar_scan of `sms`, before the first) left
+   in the SMs, as the cycle loop asks it: whether any SM is active (no
+   skipping), has a CTA freed or has faulted; their latest progress
+   (core_sm_last_progress) and earliest wake-up (core_sm_wake).  The
+   tick's threads gather it where the SMs' state is. */
+void smpar_scan(smpar *p, core_sm **sms);
+bool smpar_active(const smpar *p);
+bool smpar_freed(const smpar *p);
+bool smpar_faulted(const smpar *p);
+uint64_t smpar_progress(const smpar *p);
+uint64_t smpar_wake(const smpar *p);
+
 /* Add the SMs' counters to `st` (before anything reads it). */
 void smpar_fold(smpar *p, gpu_kernel_stats *st);
 /* The kernel ended: fold, and join what is left into `l`. */

@@ -33,7 +33,7 @@ typedef struct icnt_fifo {
 } icnt_fifo;
 
 typedef struct icnt_in {
-    icnt_fifo q;
+    _Alignas(64) icnt_fifo q;     /* (a line each: an SM's send reads its own) */
     uint32_t used;        /* flits held, including packets still leaving */
     /* one lane per packet it may send at once (input speedup) */
     uint32_t leaving[ICNT_MAX_SPEEDUP];    /* flits crossing, released at busy_until */
@@ -53,10 +53,12 @@ typedef struct icnt_out {
 } icnt_out;
 
 struct mem_icnt {
+    /* set once: what the SMs' sends read, on lines the network's tick
+       does not write (they may tick on other threads beside it) */
     uint32_t nin, nout, flit_bytes, latency, in_cap, out_cap, speedup;
     icnt_in *in;
     icnt_out *out;
-    icnt_pkt *pool;
+    _Alignas(64) icnt_pkt *pool;
     uint32_t pool_cap, free_head, npackets, nleaving;
     uint64_t leave_due;   /* earliest busy_until of a leaving lane (no input looked at before) */
     uint32_t rr;          /* first input scanned this cycle */
@@ -72,7 +74,8 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
                        uint32_t latency, uint32_t in_buffer, uint32_t out_buffer,
                        uint32_t speedup)
 {
-    mem_icnt *n = calloc(1, sizeof *n);
+    mem_icnt *n = aligned_alloc(_Alignof(mem_icnt), sizeof *n);
+    if (n) memset(n, 0, sizeof *n);
     if (!n) return NULL;
     n->nin = ninputs ? ninputs : 1;
     n->nout = noutputs ? noutputs : 1;
@@ -81,7 +84,8 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
     n->in_cap = in_buffer ? in_buffer : 1;
     n->out_cap = out_buffer ? out_buffer : 1;
     n->speedup = speedup < 1 ? 1 : speedup > ICNT_MAX_SPEEDUP ? ICNT_MAX_SPEEDUP : speedup;
-    n->in = calloc(n->nin, sizeof *n->in);
+    n->in = aligned_alloc(_Alignof(icnt_in), n->nin * sizeof *n->in);
+    if (n->in) memset(n->in, 0, n->nin * sizeof *n->in);
     n->out = calloc(n->nout, sizeof *n->out);
     n->free_head = ICNT_NIL;
     if (!n->in || !n->out) { mem_icnt_free(n); return NULL; }

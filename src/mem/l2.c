@@ -5,9 +5,10 @@
 ** line unless the L1 line is longer than the L2's); its MSHR is keyed by
 ** the first of them.  Waiting requests are kept whole (they become the
 ** replies) in a pool, linked per MSHR.  The MSHR table is this file's own
-** rather than mshr.c's: a hash finds a line and a stack finds a free
-** entry in constant time, so the thousands of entries of unlimited_mem
-** cost nothing per access, and waiters take memory only when they exist.
+** rather than mshr.c's: the line index (linehash.c) finds a line and a
+** stack finds a free entry in constant time, so the thousands of entries
+** of unlimited_mem cost nothing per access, and waiters take memory only
+** when they exist.
 ** MSHR occupancy is summed lazily (used x the cycles since the last
 ** change), so an idle slice costs nothing per cycle.
 **
@@ -25,6 +26,7 @@
 */
 #include "l2.h"
 #include "cache.h"
+#include "linehash.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,8 +54,7 @@ typedef struct l2_mshrs {
     uint32_t n, merge, used;
     l2_mshr *e;
     uint32_t *free;       /* stack of free entries */
-    uint32_t *hash;       /* open addressing (linear probing): entry + 1, 0 = empty */
-    uint32_t hmask;
+    mem_linehash index;   /* line -> entry */
     l2_waiter *w;         /* waiter pool, grows by doubling */
     uint32_t wcap, wfree;
 } l2_mshrs;
@@ -130,15 +131,11 @@ static int mshr_init(l2_mshrs *m, uint32_t n, uint32_t merge)
     memset(m, 0, sizeof *m);
     m->n = n;
     m->merge = merge;
-    uint32_t hs = 2;
-    while (hs < 2 * n) hs *= 2;
-    m->hmask = hs - 1;
     m->wcap = n < 64 ? 64 : n;
     m->e = calloc(n, sizeof *m->e);
     m->free = malloc(n * sizeof *m->free);
-    m->hash = calloc(hs, sizeof *m->hash);
     m->w = malloc(m->wcap * sizeof *m->w);
-    if (!m->e || !m->free || !m->hash || !m->w) return -1;
+    if (!m->e || !m->free || !m->w || mem_linehash_init(&m->index, n)) return -1;
     for (uint32_t i = 0; i < n; i++) m->free[i] = n - 1 - i;    /* entry 0 on top */
     for (uint32_t k = 0; k < m->wcap; k++) m->w[k].next = k + 1 < m->wcap ? k + 1 : L2_NIL;
     m->wfree = 0;
@@ -149,34 +146,21 @@ static void mshr_release(l2_mshrs *m)
 {
     free(m->e);
     free(m->free);
-    free(m->hash);
+    mem_linehash_release(&m->index);
     free(m->w);
-}
-
-static inline uint32_t mshr_slot(const l2_mshrs *m, uint64_t line)
-{
-    uint64_t h = line * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> 32) & m->hmask;
 }
 
 /* Entry fetching `line`, or -1. */
 static int mshr_find(const l2_mshrs *m, uint64_t line)
 {
-    if (!m->used) return -1;
-    for (uint32_t h = mshr_slot(m, line);; h = (h + 1) & m->hmask) {
-        uint32_t v = m->hash[h];
-        if (!v) return -1;
-        if (m->e[v - 1].line == line) return (int)(v - 1);
-    }
+    return m->used ? mem_linehash_find(&m->index, line) : -1;
 }
 
 static int mshr_alloc(l2_mshrs *m, uint64_t line)
 {
     uint32_t i = m->free[m->n - 1 - m->used++];
     m->e[i] = (l2_mshr){ .line = line, .head = L2_NIL, .tail = L2_NIL, .valid = true };
-    uint32_t h = mshr_slot(m, line);
-    while (m->hash[h]) h = (h + 1) & m->hmask;
-    m->hash[h] = i + 1;
+    mem_linehash_put(&m->index, line, i);
     return (int)i;
 }
 
@@ -208,17 +192,7 @@ static bool mshr_wait(l2_mshrs *m, int i, const mem_req *r, uint32_t join)
 static uint32_t mshr_free(l2_mshrs *m, int i)
 {
     l2_mshr *e = &m->e[i];
-    uint32_t h = mshr_slot(m, e->line);
-    while (m->hash[h] != (uint32_t)i + 1) h = (h + 1) & m->hmask;
-    /* backward-shift deletion keeps every probe sequence unbroken */
-    for (uint32_t j = (h + 1) & m->hmask; m->hash[j]; j = (j + 1) & m->hmask) {
-        uint32_t want = mshr_slot(m, m->e[m->hash[j] - 1].line);
-        if (((j - want) & m->hmask) >= ((j - h) & m->hmask)) {
-            m->hash[h] = m->hash[j];
-            h = j;
-        }
-    }
-    m->hash[h] = 0;
+    mem_linehash_del(&m->index, e->line);
     e->valid = false;
     m->free[m->n - m->used--] = (uint32_t)i;
     return e->head;

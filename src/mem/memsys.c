@@ -54,13 +54,19 @@ typedef struct ms_tally {
     uint64_t hist[GPU_RT_BUCKETS];
 } ms_tally;
 
+/* What is kept per SM.  Each on lines of its own: an SM's tick writes
+   them on its thread while the memory's span writes other SMs' (the
+   parallel timing model), and neighbours sharing a line would pass it
+   between the CPUs' caches every cycle. */
 typedef struct ms_smport {
-    mem_sys *ms;
+    _Alignas(64) mem_sys *ms;
     uint32_t sm;
     ms_tally got;
     ms_pend *pend;               /* deferred sends of this cycle, in order */
     uint32_t npend, cap;
     uint32_t pend_flits;         /* flits of the accepted ones */
+    int64_t blocked;             /* free flits when a send was refused, -1 */
+    ms_ring deliver;             /* replies out of the reply network */
 } ms_smport;
 
 typedef struct ms_chan {
@@ -75,6 +81,9 @@ typedef struct ms_chan {
 } ms_chan;
 
 struct mem_sys {
+    /* what the SMs' ticks read, set up once (or per kernel): apart from
+       the lines the span writes, so that SMs ticking on other threads
+       beside it keep their copies */
     gpu_config cfg;
     uint32_t nsm, nch, nsub, nslices;
     mem_icnt *req, *rep;
@@ -82,17 +91,15 @@ struct mem_sys {
     ms_chan *ch;
     const ws_dram_sched_ops *sched;
     const ws_dram_prefetch_ops *pf;
-    ms_smport *ports;
-    ms_ring *deliver;     /* per SM: replies out of the reply network */
-    int64_t *blocked;     /* per SM: free flits when a send was refused, -1 */
-    uint32_t nblocked, ndeliver, outstanding;
-    bool refused;
+    ms_smport *ports;     /* per SM */
     bool defer;           /* sends wait in their port for ml_commit */
     bool warp_info;       /* a DRAM scheduler reads the SMs' warp counters */
+    mem_addrmap map;
+    _Alignas(64) uint32_t nblocked, ndeliver, outstanding;
+    bool refused;
     /* mem_sys_prepare ran for the next span: whether it has work (as it
        had before the parts done early) */
     bool prepped, prep_work;
-    mem_addrmap map;
     gpu_clocks clk;
     uint64_t t[GPU_CLK_COUNT];   /* edges processed: the next edge's cycle number */
     uint64_t seq;
@@ -270,7 +277,8 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
                      const ws_param_values *pf_params, mem_warp_info info,
                      char *err, size_t errlen)
 {
-    mem_sys *ms = calloc(1, sizeof *ms);
+    mem_sys *ms = aligned_alloc(_Alignof(mem_sys), sizeof *ms);   /* (its lines: struct mem_sys) */
+    if (ms) memset(ms, 0, sizeof *ms);
     if (!ms) {
         snprintf(err, errlen, "out of host memory creating the memory system");
         return NULL;
@@ -302,19 +310,17 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
                            MS_INPUT_SPEEDUP);
     ms->l2 = calloc(ms->nslices, sizeof *ms->l2);
     ms->ch = calloc(ms->nch, sizeof *ms->ch);
-    ms->ports = calloc(ms->nsm, sizeof *ms->ports);
-    ms->deliver = calloc(ms->nsm, sizeof *ms->deliver);
-    ms->blocked = calloc(ms->nsm, sizeof *ms->blocked);
-    bool ok = ms->req && ms->rep && ms->l2 && ms->ch && ms->ports && ms->deliver && ms->blocked;
+    ms->ports = aligned_alloc(_Alignof(ms_smport), ms->nsm * sizeof *ms->ports);
+    bool ok = ms->req && ms->rep && ms->l2 && ms->ch && ms->ports;
+    if (ms->ports) memset(ms->ports, 0, ms->nsm * sizeof *ms->ports);
     for (uint32_t i = 0; ok && i < ms->nslices; i++) {
         ok = (ms->l2[i] = mem_l2_new(c)) != NULL;
         if (ok && c->l2_set_index_local) mem_l2_set_key(ms->l2[i], ms_slice_line, ms);
     }
     for (uint32_t i = 0; ok && i < ms->nsm; i++) {
-        ms->ports[i] = (ms_smport){ .ms = ms, .sm = i };
-        ms->blocked[i] = -1;
-        ms->deliver[i].cap = MS_DELIVER_CAP;
-        ok = (ms->deliver[i].v = calloc(MS_DELIVER_CAP, sizeof(mem_req))) != NULL;
+        ms->ports[i] = (ms_smport){ .ms = ms, .sm = i, .blocked = -1,
+                                    .deliver.cap = MS_DELIVER_CAP };
+        ok = (ms->ports[i].deliver.v = calloc(MS_DELIVER_CAP, sizeof(mem_req))) != NULL;
     }
     if (!ok) {
         snprintf(err, errlen, "out of host memory creating the memory system");
@@ -344,13 +350,13 @@ void mem_sys_free(mem_sys *ms)
         if (ms->ch[i].sched_st && ms->sched->destroy) ms->sched->destroy(ms->ch[i].sched_st);
         if (ms->ch[i].pf_st && ms->pf->destroy) ms->pf->destroy(ms->ch[i].pf_st);
     }
-    for (uint32_t i = 0; ms->deliver && i < ms->nsm; i++) free(ms->deliver[i].v);
     free(ms->l2);
     free(ms->ch);
-    for (uint32_t i = 0; ms->ports && i < ms->nsm; i++) free(ms->ports[i].pend);
+    for (uint32_t i = 0; ms->ports && i < ms->nsm; i++) {
+        free(ms->ports[i].pend);
+        free(ms->ports[i].deliver.v);
+    }
     free(ms->ports);
-    free(ms->deliver);
-    free(ms->blocked);
     free(ms);
 }
 
@@ -370,8 +376,8 @@ static void ms_refuse(mem_sys *ms, uint32_t sm, int64_t free_flits)
 {
     ms->inject_stalls++;
     ms->refused = true;
-    if (ms->blocked[sm] < 0) ms->nblocked++;
-    ms->blocked[sm] = free_flits;
+    if (ms->ports[sm].blocked < 0) ms->nblocked++;
+    ms->ports[sm].blocked = free_flits;
 }
 
 static bool ms_inject(mem_sys *ms, uint32_t sm, mem_req *q, uint32_t slice, uint32_t flits)
@@ -382,8 +388,8 @@ static bool ms_inject(mem_sys *ms, uint32_t sm, mem_req *q, uint32_t slice, uint
     ms->outstanding++;
     ms->mlp_sum += ms->outstanding;
     ms->mlp_count++;
-    if (ms->blocked[sm] >= 0) {
-        ms->blocked[sm] = -1;
+    if (ms->ports[sm].blocked >= 0) {
+        ms->ports[sm].blocked = -1;
         ms->nblocked--;
     }
     return true;
@@ -440,7 +446,7 @@ static bool ms_send(void *impl, const mem_req *r, uint64_t cycle)
 static bool ms_refusing(void *impl)
 {
     const ms_smport *p = impl;
-    int64_t was = p->ms->blocked[p->sm];
+    int64_t was = p->blocked;
     return was >= 0 && !p->npend && (int64_t)mem_icnt_free_flits(p->ms->req, p->sm) <= was;
 }
 
@@ -481,7 +487,7 @@ static void ms_account_reply(mem_sys *ms, const mem_req *r, uint64_t cycle)
 static bool ms_port_recv(void *impl, uint64_t cycle, mem_req *out)
 {
     ms_smport *p = impl;
-    ms_ring *q = &p->ms->deliver[p->sm];
+    ms_ring *q = &p->deliver;
     if (!q->n) return false;
     ring_pop(q, out);
     ms_account_reply(p->ms, out, cycle);
@@ -498,7 +504,7 @@ bool mem_sys_recv(mem_sys *ms, uint64_t cycle, mem_req *out)
 {
     if (!ms->ndeliver) return false;
     for (uint32_t i = 0; i < ms->nsm; i++)
-        if (ms->deliver[i].n) return ms_port_recv(&ms->ports[i], cycle, out);
+        if (ms->ports[i].deliver.n) return ms_port_recv(&ms->ports[i], cycle, out);
     return false;
 }
 
@@ -521,7 +527,7 @@ static bool ms_to_l2(void *ctx, uint32_t o, const mem_req *r)
 static bool ms_to_sm(void *ctx, uint32_t o, const mem_req *r)
 {
     mem_sys *ms = ctx;
-    ms_ring *q = &ms->deliver[o];
+    ms_ring *q = &ms->ports[o].deliver;
     if (q->n == q->cap) return false;
     ring_push(q, r);
     ms->ndeliver++;
@@ -701,7 +707,8 @@ static bool ms_visible(const mem_sys *ms)
     if (ms->ndeliver) return true;
     if (!ms->nblocked) return false;
     for (uint32_t i = 0; i < ms->nsm; i++)
-        if (ms->blocked[i] >= 0 && mem_icnt_free_flits(ms->req, i) > ms->blocked[i]) return true;
+        if (ms->ports[i].blocked >= 0 && mem_icnt_free_flits(ms->req, i) > ms->ports[i].blocked)
+            return true;
     return false;
 }
 
@@ -860,17 +867,22 @@ static void ml_defer(void *impl, bool on) { ((mem_sys *)impl)->defer = on; }
 static bool ml_recv_sm(void *impl, uint32_t sm, uint64_t cycle, mem_req *out)
 {
     mem_sys *ms = impl;
-    ms_ring *q = &ms->deliver[sm];
+    ms_ring *q = &ms->ports[sm].deliver;
     if (!q->n) return false;
     ring_pop(q, out);
     ms_tally_add(&ms->ports[sm].got, out, cycle);
     return true;
 }
 
-static void ml_commit_replies(void *impl)
+static void ml_commit_replies(void *impl, uint32_t sm)
 {
     mem_sys *ms = impl;
-    for (uint32_t i = 0; i < ms->nsm; i++) ms_tally_apply(ms, &ms->ports[i].got);
+    ms_tally_apply(ms, &ms->ports[sm].got);
+}
+
+static bool ml_pending(const void *impl, uint32_t sm)
+{
+    return ((const mem_sys *)impl)->ports[sm].npend > 0;
 }
 
 /* Inject SM `sm`'s deferred sends in order; -1 when the host ran out of
@@ -880,6 +892,7 @@ static int ml_commit(void *impl, uint32_t sm)
     mem_sys *ms = impl;
     ms_smport *p = &ms->ports[sm];
     int rc = 0;
+    if (!p->npend) return 0;       /* (no write: the line stays the SM thread's) */
     for (uint32_t i = 0; i < p->npend; i++) {
         ms_pend *e = &p->pend[i];
         if (e->refused_free >= 0) ms_refuse(ms, sm, e->refused_free);
@@ -964,5 +977,6 @@ mem_lower mem_sys_lower(mem_sys *ms)
                         .refusing = ml_refusing, .skipped = ml_skipped, .stats = ml_stats,
                         .kernel = ml_kernel, .host_copy = ml_host_copy, .dump = ml_dump,
                         .free = ml_free, .defer = ml_defer, .commit = ml_commit,
-                        .recv_sm = ml_recv_sm, .commit_replies = ml_commit_replies };
+                        .recv_sm = ml_recv_sm, .commit_replies = ml_commit_replies,
+                        .pending = ml_pending };
 }

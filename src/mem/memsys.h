@@ -67,11 +67,14 @@ typedef struct mem_lower {
        in the order the serial model ticks them. */
     void (*defer)(void *impl, bool on);
     int (*commit)(void *impl, uint32_t sm);
+    /* Whether SM `sm` has sends for `commit` (read on the SM's thread). */
+    bool (*pending)(const void *impl, uint32_t sm);
     /* With `defer`: SM `sm`'s next reply due at `cycle` (taken on the
-       SM's own thread), counted as delivered only by `commit_replies`,
-       which the join calls before it commits any send. */
+       SM's own thread), counted as delivered only by `commit_replies`
+       (for each SM that took one, in any order), which the join calls
+       before it commits any send. */
     bool (*recv_sm)(void *impl, uint32_t sm, uint64_t cycle, mem_req *out);
-    void (*commit_replies)(void *impl);
+    void (*commit_replies)(void *impl, uint32_t sm);
 } mem_lower;
 
 typedef struct mem_sys mem_sys;

@@ -1,6 +1,6 @@
 /*
-** mshr.c -- MSHR table.  Entries are few (tens), so lookup is a linear
-** scan over the valid ones; the table never allocates after init.
+** mshr.c -- MSHR table: lines found through a hash index (linehash.c), a
+** fresh entry is the lowest free one; it never allocates after init.
 */
 #include "mshr.h"
 #include <stdlib.h>
@@ -13,7 +13,10 @@ int mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge)
     m->merge = merge ? merge : 1;
     m->e = calloc(m->n, sizeof *m->e);
     m->wait = calloc((size_t)m->n * m->merge, sizeof *m->wait);
-    if (!m->e || !m->wait) { mem_mshr_release(m); return -1; }
+    if (!m->e || !m->wait || mem_linehash_init(&m->index, m->n)) {
+        mem_mshr_release(m);
+        return -1;
+    }
     return 0;
 }
 
@@ -21,6 +24,7 @@ void mem_mshr_release(mem_mshr *m)
 {
     free(m->e);
     free(m->wait);
+    mem_linehash_release(&m->index);
     m->e = NULL;
     m->wait = NULL;
 }
@@ -28,19 +32,13 @@ void mem_mshr_release(mem_mshr *m)
 void mem_mshr_clear(mem_mshr *m)
 {
     memset(m->e, 0, m->n * sizeof *m->e);
+    mem_linehash_clear(&m->index);
     m->used = 0;
 }
 
 int mem_mshr_find(const mem_mshr *m, uint64_t line)
 {
-    /* stop after the last entry in use: large, lightly used tables (an
-       uncached L1D's request queue) are scanned every access */
-    for (uint32_t i = 0, seen = 0; seen < m->used && i < m->n; i++) {
-        if (!m->e[i].valid) continue;
-        if (m->e[i].line == line) return (int)i;
-        seen++;
-    }
-    return -1;
+    return m->used ? mem_linehash_find(&m->index, line) : -1;
 }
 
 int mem_mshr_alloc(mem_mshr *m, uint64_t line)
@@ -49,6 +47,7 @@ int mem_mshr_alloc(mem_mshr *m, uint64_t line)
     for (uint32_t i = 0; i < m->n; i++)
         if (!m->e[i].valid) {
             m->e[i] = (mem_mshr_entry){ .line = line, .valid = true };
+            mem_linehash_put(&m->index, line, i);
             m->used++;
             return (int)i;
         }
@@ -64,6 +63,7 @@ uint32_t mem_mshr_free(mem_mshr *m, int i, uint32_t *out)
 {
     uint32_t n = m->e[i].nwait;
     memcpy(out, &m->wait[(size_t)i * m->merge], n * sizeof *out);
+    mem_linehash_del(&m->index, m->e[i].line);
     m->e[i].valid = false;
     m->e[i].nwait = 0;
     m->used--;

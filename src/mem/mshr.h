@@ -6,6 +6,7 @@
 #ifndef WS_MEM_MSHR_H
 #define WS_MEM_MSHR_H
 
+#include "linehash.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -19,6 +20,8 @@ typedef struct mem_mshr {
     uint32_t n, merge, used;
     mem_mshr_entry *e;
     uint32_t *wait;       /* n * merge tokens, entry i at [i * merge] */
+    mem_linehash index;   /* line -> entry: a memory-bound L1 looks up
+                             every access in a full table */
 } mem_mshr;
 
 int mem_mshr_init(mem_mshr *m, uint32_t entries, uint32_t merge);
