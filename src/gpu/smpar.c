@@ -193,8 +193,7 @@ void smpar_kernel_begin(smpar *p, const emu_launch *l, const gpu_kernel_stats *s
     }
 }
 
-/* Part `s` ticked SM `i` (`got`: it took a reply): what the loop and the
-   join need of it, into the part's summary. */
+/* What the loop asks of SM `sm`, added into `s`. */
 static void smpar_gather(smpar_sum *s, const core_sm *sm)
 {
     s->active |= core_sm_active(sm);
@@ -205,6 +204,8 @@ static void smpar_gather(smpar_sum *s, const core_sm *sm)
     if (core_sm_wake(sm) < s->wake) s->wake = core_sm_wake(sm);
 }
 
+/* Part `s` ticked SM `i` (`got`: it took a reply): what the loop and the
+   join need of it, into the part's summary. */
 static void smpar_note(smpar *p, smpar_sum *s, uint32_t i, bool got)
 {
     emu_launch *l = &p->sl[i].l;
