@@ -133,6 +133,13 @@ bool emu_oob_empty(const emu_oob_log *g);   /* nothing to merge */
    when it executed; apply redoes it on the value memory holds then and
    corrects the destination register where the two differ. */
 typedef struct emu_wlog emu_wlog;
+
+/* Each SM's logs (this one and emu_oob_log) are written on its SM's
+   thread in the parallel timing model, so each is allocated on cache lines
+   of its own (`bytes` rounded up to whole 64-byte lines, zeroed): logs
+   sharing a line would pass it between the CPUs' caches every cycle.
+   (common/lines.h does the same above this layer.) */
+void *emu_lines_alloc(size_t bytes);
 struct emu_warp;
 
 emu_wlog *emu_wlog_new(void);

@@ -31,16 +31,7 @@ struct emu_oob_log {
     uint64_t more;            /* accesses at sites beyond OOB_MAX_SITES */
 };
 
-/* A line of its own: each SM's log is written on its SM's thread (the
-   parallel timing model), and logs sharing a line would pass it between
-   the CPUs' caches every cycle. */
-emu_oob_log *emu_oob_new(void)
-{
-    size_t size = (sizeof(emu_oob_log) + 63) / 64 * 64;
-    emu_oob_log *g = aligned_alloc(64, size);
-    if (g) memset(g, 0, size);
-    return g;
-}
+emu_oob_log *emu_oob_new(void) { return emu_lines_alloc(sizeof(emu_oob_log)); }
 
 void emu_oob_free(emu_oob_log *g)
 {
@@ -121,7 +112,7 @@ void emu_oob_merge(emu_oob_log *dst, emu_oob_log *src)
 {
     /* the usual case, each cycle for each SM: nothing to merge (and no
        write, so the SM's thread keeps the line) */
-    if (!src->nsites && !src->more) return;
+    if (emu_oob_empty(src)) return;
     for (uint32_t i = 0; i < src->nsites; i++) {
         const oob_site *s = &src->sites[i];
         oob_site *d = oob_find(dst, s->uop);

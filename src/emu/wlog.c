@@ -41,16 +41,15 @@ struct emu_wlog {
     uint32_t n, cap;
 };
 
-/* A line of its own: each SM's log is written on its SM's thread (the
-   parallel timing model), and logs sharing a line would pass it between
-   the CPUs' caches every cycle. */
-emu_wlog *emu_wlog_new(void)
+void *emu_lines_alloc(size_t bytes)
 {
-    size_t size = (sizeof(emu_wlog) + 63) / 64 * 64;
-    emu_wlog *g = aligned_alloc(64, size);
-    if (g) memset(g, 0, size);
-    return g;
+    size_t size = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p) memset(p, 0, size);
+    return p;
 }
+
+emu_wlog *emu_wlog_new(void) { return emu_lines_alloc(sizeof(emu_wlog)); }
 
 void emu_wlog_free(emu_wlog *g)
 {

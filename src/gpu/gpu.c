@@ -691,8 +691,8 @@ static int gpu_loop(gpu *g, gpu_kernel_run *k, gpu_kernel_stats *st, char *err, 
         }
         if (smpar_faulted(g->par)) return -1;
         bool freed = false;
-        for (uint32_t i = 0; smpar_freed(g->par) && i < g->nsm; i++)
-            freed |= core_sm_take_cta_freed(g->sms[i]);
+        if (smpar_freed(g->par))
+            for (uint32_t i = 0; i < g->nsm; i++) freed |= core_sm_take_cta_freed(g->sms[i]);
         if (freed && k->placed < k->nctas) {
             if (gpu_dispatch(g, k, err, errlen)) return -1;
             busy = true;

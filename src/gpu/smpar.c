@@ -24,6 +24,7 @@
 #include "smpar.h"
 #include "report.h"
 #include "workers.h"
+#include "../common/lines.h"
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,34 +99,24 @@ smpar *smpar_new(uint32_t nsm, uint32_t threads)
     smpar *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->nsm = nsm;
-    p->sl = aligned_alloc(_Alignof(smpar_launch_slot), nsm * sizeof *p->sl);
+    p->nparts = threads > 1 ? (threads < nsm ? threads : nsm) : 1;
+    p->nwords = (nsm + 63) / 64;
+    p->sl = ws_lines_alloc(nsm * sizeof *p->sl);
     p->wlog = calloc(nsm, sizeof *p->wlog);
     p->oob = calloc(nsm, sizeof *p->oob);
     p->out = calloc(nsm, sizeof *p->out);
     p->obuf = calloc(nsm, sizeof *p->obuf);
     p->olen = calloc(nsm, sizeof *p->olen);
-    p->st = aligned_alloc(_Alignof(smpar_stats_slot), nsm * sizeof *p->st);
-    p->dq = aligned_alloc(_Alignof(smpar_deque), nsm * sizeof *p->dq);
-    p->nparts = threads > 1 ? (threads < nsm ? threads : nsm) : 1;
-    p->nwords = (nsm + 63) / 64;
-    p->sum = aligned_alloc(_Alignof(smpar_sum), (p->nparts + 1) * sizeof *p->sum);
+    p->st = ws_lines_alloc(nsm * sizeof *p->st);
+    p->dq = ws_lines_alloc(p->nparts * sizeof *p->dq);
+    p->sum = ws_lines_alloc((p->nparts + 1) * sizeof *p->sum);
     bool ok = p->sl && p->wlog && p->oob && p->out && p->obuf && p->olen && p->st && p->dq
               && p->sum;
-    if (p->sum) memset(p->sum, 0, (p->nparts + 1) * sizeof *p->sum);
-    if (ok) {
-        memset(p->sl, 0, nsm * sizeof *p->sl);
-        memset(p->st, 0, nsm * sizeof *p->st);
-    }
-    size_t wbytes = (p->nwords * sizeof(uint64_t) + 63) / 64 * 64;
-    size_t pbytes = (nsm * sizeof(smpar_prog) + 63) / 64 * 64;
     for (uint32_t k = 0; ok && k <= p->nparts; k++) {
         smpar_sum *u = &p->sum[k];
-        ok = (u->need = aligned_alloc(64, wbytes)) && (u->moved = aligned_alloc(64, wbytes))
-             && (u->prog = aligned_alloc(64, pbytes));
-        if (ok) {
-            memset(u->need, 0, wbytes);
-            memset(u->moved, 0, wbytes);
-        }
+        ok = (u->need = ws_lines_alloc(p->nwords * sizeof *u->need))
+             && (u->moved = ws_lines_alloc(p->nwords * sizeof *u->moved))
+             && (u->prog = ws_lines_alloc(nsm * sizeof *u->prog));
     }
     for (uint32_t i = 0; ok && i < nsm; i++)
         ok = (p->wlog[i] = emu_wlog_new()) && (p->oob[i] = emu_oob_new())

@@ -15,6 +15,7 @@
 ** output keep their order.
 */
 #include "icnt.h"
+#include "../common/lines.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,8 +75,7 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
                        uint32_t latency, uint32_t in_buffer, uint32_t out_buffer,
                        uint32_t speedup)
 {
-    mem_icnt *n = aligned_alloc(_Alignof(mem_icnt), sizeof *n);
-    if (n) memset(n, 0, sizeof *n);
+    mem_icnt *n = ws_lines_alloc(sizeof *n);
     if (!n) return NULL;
     n->nin = ninputs ? ninputs : 1;
     n->nout = noutputs ? noutputs : 1;
@@ -84,8 +84,7 @@ mem_icnt *mem_icnt_new(uint32_t ninputs, uint32_t noutputs, uint32_t flit_bytes,
     n->in_cap = in_buffer ? in_buffer : 1;
     n->out_cap = out_buffer ? out_buffer : 1;
     n->speedup = speedup < 1 ? 1 : speedup > ICNT_MAX_SPEEDUP ? ICNT_MAX_SPEEDUP : speedup;
-    n->in = aligned_alloc(_Alignof(icnt_in), n->nin * sizeof *n->in);
-    if (n->in) memset(n->in, 0, n->nin * sizeof *n->in);
+    n->in = ws_lines_alloc(n->nin * sizeof *n->in);
     n->out = calloc(n->nout, sizeof *n->out);
     n->free_head = ICNT_NIL;
     if (!n->in || !n->out) { mem_icnt_free(n); return NULL; }

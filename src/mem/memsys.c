@@ -23,6 +23,7 @@
 #include "l2.h"
 #include "rowshare.h"
 #include "../common/clock.h"
+#include "../common/lines.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,8 +278,7 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
                      const ws_param_values *pf_params, mem_warp_info info,
                      char *err, size_t errlen)
 {
-    mem_sys *ms = aligned_alloc(_Alignof(mem_sys), sizeof *ms);   /* (its lines: struct mem_sys) */
-    if (ms) memset(ms, 0, sizeof *ms);
+    mem_sys *ms = ws_lines_alloc(sizeof *ms);   /* (its lines: struct mem_sys) */
     if (!ms) {
         snprintf(err, errlen, "out of host memory creating the memory system");
         return NULL;
@@ -310,9 +310,8 @@ mem_sys *mem_sys_new(const gpu_config *cfg, uint32_t nsm, const ws_dram_sched_op
                            MS_INPUT_SPEEDUP);
     ms->l2 = calloc(ms->nslices, sizeof *ms->l2);
     ms->ch = calloc(ms->nch, sizeof *ms->ch);
-    ms->ports = aligned_alloc(_Alignof(ms_smport), ms->nsm * sizeof *ms->ports);
+    ms->ports = ws_lines_alloc(ms->nsm * sizeof *ms->ports);
     bool ok = ms->req && ms->rep && ms->l2 && ms->ch && ms->ports;
-    if (ms->ports) memset(ms->ports, 0, ms->nsm * sizeof *ms->ports);
     for (uint32_t i = 0; ok && i < ms->nslices; i++) {
         ok = (ms->l2[i] = mem_l2_new(c)) != NULL;
         if (ok && c->l2_set_index_local) mem_l2_set_key(ms->l2[i], ms_slice_line, ms);
