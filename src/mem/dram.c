@@ -815,6 +815,22 @@ static uint64_t pf_step(mem_dram *d, uint64_t now)
     return wake;
 }
 
+/* The earliest cycle after `now` at which bank `bi` may have a command to
+   issue, as far as its own state and the channel's now say (a later
+   command elsewhere only delays it); UINT64_MAX: nothing for it. */
+static uint64_t bank_next(const mem_dram *d, uint32_t bi, uint64_t now)
+{
+    const dram_bank *b = &d->banks[bi];
+    uint64_t t;
+    if (b->cur >= 0)
+        next_cmd(d, b, &t);
+    else if (b->nq)
+        t = b->hold_until;                  /* a new access to choose */
+    else
+        return UINT64_MAX;
+    return t > now ? t : now + 1;
+}
+
 /*
 ** One DRAM cycle: free banks with waiting requests pick one, then one
 ** command issues on the command bus -- column commands before row
@@ -827,7 +843,7 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
         return;
     uint64_t wake = UINT64_MAX;
     int best_cmd = CMD_NONE;
-    uint32_t best = 0;
+    uint32_t best = 0, ncand = 0;
     for (uint32_t wd = 0, nw = (d->nbanks + 63) / 64; wd < nw; wd++) {
         for (uint64_t m = d->active[wd]; m; m &= m - 1) {
             uint32_t bi = wd * 64 + (uint32_t)__builtin_ctzll(m);   /* in bank order */
@@ -853,6 +869,7 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
                     wake = when;
                 continue;
             }
+            ncand++;
             if (best_cmd == CMD_NONE || cmd_before(d, cmd, b, best_cmd, &d->banks[best])) {
                 best_cmd = cmd;
                 best = bi;
@@ -861,7 +878,15 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
     }
     if (best_cmd != CMD_NONE) {
         issue(d, best, best_cmd, now);
-        wake = now + 1;
+        /* A command only moves the channel's constraints later, so with
+           no other candidate now the other banks' earliest cycles stand,
+           and the next tick that can do anything is at the earliest of
+           theirs and the issuing bank's next (most ticks after a command
+           found nothing to do).  Beaten candidates might go next cycle; a
+           prefetcher may read in any cycle without a demand command. */
+        bool alone = ncand == 1 && !d->pf;
+        uint64_t own = alone ? bank_next(d, best, now) : now + 1;
+        if (!alone || own < wake) wake = own;
     } else if (d->pf) {
         uint64_t t = pf_step(d, now);
         if (t < wake) wake = t;

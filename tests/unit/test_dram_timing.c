@@ -571,6 +571,29 @@ static void test_dram_next_event_skipping_exact(void **state)
     assert_int_equal(st[0].row_hits + st[0].row_misses + st[0].row_conflicts, N);
 }
 
+/* After a command that had no other candidate, the next tick that could do
+   anything is the next command's cycle (here the column read tRCD after
+   the activate), not the next cycle; with a beaten candidate it is the
+   next cycle (that one may go then). */
+static void test_dram_next_event_after_command(void **state)
+{
+    (void)state;
+    gpu_config c = td_cfg();
+    for (int two = 0; two <= 1; two++) {
+        td_drv *t = malloc(sizeof *t);
+        mem_dram *d = start(t, &c);
+        td_push(t, td_addr(0, 5, 0), MEM_READ, 32, 0);
+        if (two) td_push(t, td_addr(1, 5, 0), MEM_READ, 32, 1);
+        td_step(t);                                  /* cycle 0: an activate */
+        uint64_t want = two ? 1 : c.tRCD;
+        assert_int_equal(mem_dram_next_event(d, 1), want);
+        td_drain(t, 1000);                           /* and the same completions */
+        assert_int_equal(t->done[0], c.tRCD + c.tCL + td_bt(&c));
+        mem_dram_free(d);
+        free(t);
+    }
+}
+
 static void test_dram_stats_add(void **state)
 {
     (void)state;
@@ -609,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_dram_fixed_latency),
         cmocka_unit_test(test_dram_queue_bound_and_unlimited),
         cmocka_unit_test(test_dram_next_event_skipping_exact),
+        cmocka_unit_test(test_dram_next_event_after_command),
         cmocka_unit_test(test_dram_stats_add),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
