@@ -884,9 +884,8 @@ void mem_dram_tick(mem_dram *d, uint64_t now)
            theirs and the issuing bank's next (most ticks after a command
            found nothing to do).  Beaten candidates might go next cycle; a
            prefetcher may read in any cycle without a demand command. */
-        bool alone = ncand == 1 && !d->pf;
-        uint64_t own = alone ? bank_next(d, best, now) : now + 1;
-        if (!alone || own < wake) wake = own;
+        uint64_t own = ncand == 1 && !d->pf ? bank_next(d, best, now) : now + 1;
+        if (own < wake) wake = own;   /* (every other bank's is after now) */
     } else if (d->pf) {
         uint64_t t = pf_step(d, now);
         if (t < wake) wake = t;
